@@ -1,0 +1,48 @@
+# Front end for the Blackhole emulator.  QEMU 10.2.2 is a pinned dependency:
+# ./configure unpacks and verifies it under build/, overlays this project's
+# files (symlinks) and applies patches/qemu/*.patch.
+#
+#   make            build qemu-system-riscv32, the qtests and test firmware
+#   make demo       boot the full P150 with the demo firmware and verify it
+#   make check      run every test
+#   make bench      run the benchmarks in bench/
+
+BUILD ?= build
+-include $(BUILD)/config.mk
+QEMU_BUILD ?= $(BUILD)/qemu
+QEMU_SRC ?= $(BUILD)/src
+QEMU = $(QEMU_BUILD)/qemu-system-riscv32
+FW = $(BUILD)/firmware
+TT_QTESTS := $(shell grep -o "'tt-[a-z0-9-]*-test'" \
+               tests/qtest/tenstorrent/meson.build | tr -d "'")
+
+all: qemu firmware
+
+deps:
+	@./scripts/install-deps.sh
+
+$(BUILD)/config.mk:
+	@./scripts/install-deps.sh
+	./configure --builddir=$(BUILD)
+
+qemu: $(BUILD)/config.mk
+	@./scripts/overlay.sh $(CURDIR) $(QEMU_SRC)
+	ninja -C $(QEMU_BUILD) qemu-system-riscv32 \
+	    $(addprefix tests/qtest/,$(TT_QTESTS))
+
+firmware:
+	@$(MAKE) -s -C tests/firmware O=$(abspath $(FW))
+
+check: deps all
+	@tests/run-tests.sh $(BUILD)
+
+demo: deps all
+	@python3 scripts/demo.py --qemu $(QEMU) --firmware $(FW)/demo
+
+bench: deps all
+	@bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps qemu firmware check demo bench clean

@@ -1,0 +1,315 @@
+/*
+ * Tenstorrent Blackhole: booting firmware without a host.
+ *
+ * With firmware=DIR the machine does what tt-metal's host does before it
+ * releases BRISC (seed 000 section 8 steps 5-6; tile-address-map.md 2.5 and
+ * 7): it writes each ELF's L1 segments to L1 and its LDM segments to the
+ * layout's L1 scratch area (the firmware's crt copies them into LDM), the
+ * bank-to-NOC and logical-to-virtual tables, the NCRISC/TRISC reset PCs, a
+ * JAL to BRISC's firmware at L1 address 0 and RUN_MSG_INIT in the go
+ * message, then releases BRISC on every tile.  With firmware=FILE a single
+ * bare ELF is written into every tile's L1 and BRISC is released.
+ *
+ * This runs as a reset handler, so a system reset boots the firmware again.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/cutils.h"
+#include "qapi/error.h"
+#include "system/address-spaces.h"
+#include "elf.h"
+#include "blackhole-internal.h"
+#include "trace.h"
+
+#define TT_RUN_MSG_INIT             0x40    /* go_msg_t.signal, dev_msgs.h */
+#define TT_GO_MSG_SIGNAL_OFFSET     3
+#define TT_SOFT_RESET_BRISC_ONLY    0x47000u
+#define TT_L2V_COLS                 20      /* tile-address-map.md 7.5 */
+#define TT_L2V_ROWS                 12
+
+static void tt_fw_image_free(TTFwImage *img)
+{
+    if (img) {
+        for (int i = 0; i < img->nseg; i++) {
+            g_free(img->seg[i].data);
+        }
+        g_free(img->seg);
+        g_free(img);
+    }
+}
+
+/* Where segment bytes at @vaddr go: L1 itself, or the LDM image in L1. */
+static bool tt_fw_dest(TTBlackholeMachine *m, int role, bool bare,
+                       uint32_t vaddr, uint32_t size, uint32_t *dest)
+{
+    uint32_t ldm = tt_ldm_size(role);
+
+    if (vaddr < TT_L1_SIZE && size <= TT_L1_SIZE - vaddr) {
+        *dest = vaddr;
+        return true;
+    }
+    if (!bare && vaddr >= TT_LDM_BASE && vaddr - TT_LDM_BASE < ldm &&
+        size <= ldm - (vaddr - TT_LDM_BASE)) {
+        *dest = m->fw.ldm_image[role] + (vaddr - TT_LDM_BASE);
+        return true;
+    }
+    return false;
+}
+
+static bool tt_fw_load_segments(TTBlackholeMachine *m, int role, bool bare,
+                                const char *path, const uint8_t *buf,
+                                size_t len, TTFwImage *img, Error **errp)
+{
+    const Elf32_Ehdr *eh = (const Elf32_Ehdr *)buf;
+    uint32_t phoff = le32_to_cpu(eh->e_phoff);
+    uint16_t phnum = le16_to_cpu(eh->e_phnum);
+
+    if (phoff > len || (uint64_t)phnum * sizeof(Elf32_Phdr) > len - phoff) {
+        error_setg(errp, "%s: program headers outside the file", path);
+        return false;
+    }
+    img->seg = g_new0(TTFwSegment, phnum);
+    for (int i = 0; i < phnum; i++) {
+        const Elf32_Phdr *ph = (const Elf32_Phdr *)(buf + phoff) + i;
+        uint32_t off = le32_to_cpu(ph->p_offset);
+        uint32_t vaddr = le32_to_cpu(ph->p_vaddr);
+        uint32_t filesz = le32_to_cpu(ph->p_filesz);
+        uint32_t memsz = le32_to_cpu(ph->p_memsz);
+        TTFwSegment *seg = &img->seg[img->nseg];
+
+        if (le32_to_cpu(ph->p_type) != PT_LOAD || memsz == 0) {
+            continue;
+        }
+        if (filesz > memsz || off > len || filesz > len - off) {
+            error_setg(errp, "%s: malformed segment %d", path, i);
+            return false;
+        }
+        if (!tt_fw_dest(m, role, bare, vaddr, memsz, &seg->dest)) {
+            error_setg(errp, "%s: segment at 0x%08x (0x%x bytes) is outside "
+                       "the %s's memory (L1 0x0-0x%x%s)", path, vaddr, memsz,
+                       tt_core_role_name[role], TT_L1_SIZE - 1,
+                       bare ? "" : ", LDM at 0xffb00000");
+            return false;
+        }
+        seg->filesz = filesz;
+        seg->memsz = memsz;
+        seg->data = g_memdup2(buf + off, filesz);
+        img->nseg++;
+    }
+    return true;
+}
+
+static TTFwImage *tt_fw_load_elf(TTBlackholeMachine *m, int role, bool bare,
+                                 const char *path, Error **errp)
+{
+    g_autofree gchar *buf = NULL;
+    g_autoptr(GError) gerr = NULL;
+    const Elf32_Ehdr *eh;
+    TTFwImage *img;
+    gsize len;
+
+    if (!g_file_get_contents(path, &buf, &len, &gerr)) {
+        error_setg(errp, "firmware: %s", gerr->message);
+        return NULL;
+    }
+    eh = (const Elf32_Ehdr *)buf;
+    if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+        eh->e_ident[EI_CLASS] != ELFCLASS32 ||
+        eh->e_ident[EI_DATA] != ELFDATA2LSB ||
+        le16_to_cpu(eh->e_machine) != EM_RISCV) {
+        error_setg(errp, "firmware: %s is not a 32-bit little-endian RISC-V "
+                   "ELF file", path);
+        return NULL;
+    }
+    img = g_new0(TTFwImage, 1);
+    img->entry = le32_to_cpu(eh->e_entry);
+    if (!tt_fw_load_segments(m, role, bare, path, (uint8_t *)buf, len, img,
+                             errp)) {
+        tt_fw_image_free(img);
+        return NULL;
+    }
+    return img;
+}
+
+/* Preset, then the per-address override properties (-1: not given). */
+static bool tt_fw_resolve_layout(TTBlackholeMachine *m, int ntiles,
+                                 int ndram, Error **errp)
+{
+    const TTFwLayout *l = blackhole_fw_layout_lookup(m->fw_layout, errp);
+
+    if (!l) {
+        return false;
+    }
+    m->fw = *l;
+    if (m->fw_bank_table >= 0) {
+        m->fw.bank_table = m->fw_bank_table;
+    }
+    if (m->fw_l2v_table >= 0) {
+        m->fw.l2v_table = m->fw_l2v_table;
+    }
+    if (m->fw_go_msg >= 0) {
+        m->fw.go_msg = m->fw_go_msg;
+    }
+    if (m->fw_ldm_images) {
+        g_auto(GStrv) v = g_strsplit_set(m->fw_ldm_images, ":,", -1);
+        uint64_t a;
+
+        for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+            if (!v[r] || qemu_strtou64(v[r], NULL, 0, &a) || a >= TT_L1_SIZE) {
+                error_setg(errp, "fw-ldm-images: expected five L1 addresses "
+                           "brisc:ncrisc:trisc0:trisc1:trisc2");
+                return false;
+            }
+            m->fw.ldm_image[r] = a;
+        }
+    }
+    m->fw_num_dram = m->fw_num_dram_banks >= 0 ? m->fw_num_dram_banks
+                     : m->fw.num_dram_banks ? m->fw.num_dram_banks : ndram;
+    m->fw_num_l1 = m->fw_num_l1_banks >= 0 ? m->fw_num_l1_banks
+                   : m->fw.num_l1_banks ? m->fw.num_l1_banks : ntiles;
+    return true;
+}
+
+static bool tt_fw_check_range(const char *what, uint64_t addr, uint64_t len,
+                              Error **errp)
+{
+    if (addr >= TT_L1_SIZE || len > TT_L1_SIZE - addr) {
+        error_setg(errp, "fw-layout: %s at 0x%" PRIx64 " (0x%" PRIx64
+                   " bytes) does not fit in L1", what, addr, len);
+        return false;
+    }
+    return true;
+}
+
+static bool tt_fw_check_layout(TTBlackholeMachine *m, Error **errp)
+{
+    if (m->fw_num_dram < 1 || m->fw_num_dram > TT_DRAM_BANKS ||
+        m->fw_num_l1 < 1 || m->fw_num_l1 > 1024) {
+        error_setg(errp, "fw-num-dram-banks must be 1-8 and fw-num-l1-banks "
+                   "1-1024");
+        return false;
+    }
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        if (!tt_fw_check_range("an LDM image", m->fw.ldm_image[r],
+                               tt_ldm_size(r), errp)) {
+            return false;
+        }
+    }
+    return tt_fw_check_range("the bank table", m->fw.bank_table,
+                             tt_grid_bank_table_size(m->fw_num_dram,
+                                                     m->fw_num_l1), errp) &&
+           tt_fw_check_range("the go message", m->fw.go_msg, 4, errp) &&
+           (!m->fw.l2v_table ||
+            tt_fw_check_range("the logical-to-virtual tables",
+                              m->fw.l2v_table, TT_L2V_COLS + TT_L2V_ROWS,
+                              errp));
+}
+
+bool blackhole_fw_prepare(TTBlackholeMachine *m, int ntiles, int ndram,
+                          Error **errp)
+{
+    bool bare = !g_file_test(MACHINE(m)->firmware, G_FILE_TEST_IS_DIR);
+
+    if (!tt_fw_resolve_layout(m, ntiles, ndram, errp) ||
+        !tt_fw_check_layout(m, errp)) {
+        return false;
+    }
+    for (int r = 0; r < (bare ? 1 : TT_CORES_PER_TILE); r++) {
+        g_autofree char *path = bare ? g_strdup(MACHINE(m)->firmware) :
+            g_strdup_printf("%s/%s.elf", MACHINE(m)->firmware, tt_core_role_name[r]);
+
+        m->fw_img[r] = tt_fw_load_elf(m, r, bare, path, errp);
+        if (!m->fw_img[r]) {
+            return false;
+        }
+    }
+    if (!bare && m->fw_img[TT_BRISC]->entry >= 0x100000) {
+        error_setg(errp, "firmware: brisc.elf entry 0x%x is beyond the reach "
+                   "of the boot JAL at L1 address 0",
+                   m->fw_img[TT_BRISC]->entry);
+        return false;
+    }
+    return true;
+}
+
+/* RV32 "jal x0, target" at address 0 (tt-metal hal.cpp) */
+static uint32_t tt_boot_jal(uint32_t target)
+{
+    return ((target & 0x7fe) << 20) | ((target & 0x800) << 9) |
+           (target & 0xff000) | ((target & 0x100000) << 11) | 0x6f;
+}
+
+static void tt_fw_write(AddressSpace *as, hwaddr addr, const void *buf,
+                        hwaddr len)
+{
+    address_space_write(as, addr, MEMTXATTRS_UNSPECIFIED, buf, len);
+}
+
+static void tt_fw_write_images(TTBlackholeMachine *m, AddressSpace *as)
+{
+    for (int r = 0; r < TT_CORES_PER_TILE && m->fw_img[r]; r++) {
+        TTFwImage *img = m->fw_img[r];
+
+        for (int i = 0; i < img->nseg; i++) {
+            TTFwSegment *seg = &img->seg[i];
+
+            tt_fw_write(as, seg->dest, seg->data, seg->filesz);
+            address_space_set(as, seg->dest + seg->filesz, 0,
+                              seg->memsz - seg->filesz,
+                              MEMTXATTRS_UNSPECIFIED);
+        }
+    }
+}
+
+static void tt_fw_l2v_tables(TTGrid *g, uint8_t *buf)
+{
+    memset(buf, 0, TT_L2V_COLS + TT_L2V_ROWS);
+    for (int i = 0; i < g->ntiles / TT_TENSIX_ROWS; i++) {
+        buf[i] = g->tile_vx[i * TT_TENSIX_ROWS];
+    }
+    for (int j = 0; j < TT_TENSIX_ROWS; j++) {
+        buf[TT_L2V_COLS + j] = TT_TENSIX_Y0 + j;
+    }
+}
+
+static void tt_fw_boot_tile(TTBlackholeMachine *m, TTTensixTile *t,
+                            const uint8_t *bank, size_t bank_len,
+                            const uint8_t *l2v)
+{
+    AddressSpace *as = tt_tile_cpu(t, TT_BRISC)->as;
+    uint8_t signal = TT_RUN_MSG_INIT;
+    uint32_t jal;
+
+    tt_fw_write_images(m, as);
+    if (m->fw_img[TT_NCRISC]) {
+        tt_fw_write(as, m->fw.bank_table, bank, bank_len);
+        if (m->fw.l2v_table) {
+            tt_fw_write(as, m->fw.l2v_table, l2v, TT_L2V_COLS + TT_L2V_ROWS);
+        }
+        for (int r = TT_NCRISC; r < TT_CORES_PER_TILE; r++) {
+            tt_debug_regs_set_reset_pc(&t->dbg, r, m->fw_img[r]->entry);
+        }
+        jal = cpu_to_le32(tt_boot_jal(m->fw_img[TT_BRISC]->entry));
+        tt_fw_write(as, 0, &jal, 4);
+        tt_fw_write(as, m->fw.go_msg + TT_GO_MSG_SIGNAL_OFFSET, &signal, 1);
+    }
+    trace_tt_fw_boot_tile(t->x, t->y);
+    tt_debug_regs_set_soft_reset(&t->dbg, TT_SOFT_RESET_BRISC_ONLY);
+}
+
+void blackhole_fw_boot(void *opaque)
+{
+    TTBlackholeMachine *m = opaque;
+    TTBlackholeSoC *s = &m->soc;
+    size_t bank_len = tt_grid_bank_table_size(m->fw_num_dram, m->fw_num_l1);
+    g_autofree uint8_t *bank = g_malloc(bank_len);
+    uint8_t l2v[TT_L2V_COLS + TT_L2V_ROWS];
+
+    tt_grid_bank_table(&s->grid, m->fw_num_dram, m->fw_num_l1, bank);
+    tt_fw_l2v_tables(&s->grid, l2v);
+    for (int i = 0; i < s->grid.ntiles; i++) {
+        tt_fw_boot_tile(m, &s->tile[i], bank, bank_len, l2v);
+    }
+}

@@ -1,0 +1,155 @@
+/*
+ * Tenstorrent Blackhole: the "tt" qtest command.
+ *
+ * qtest's own readl/writel go through the first CPU's address space only.
+ * This command reaches any core's view (its LDM, its tile's L1 and MMIO) by
+ * tile and role, and any DRAM bank by one of its port coordinates:
+ *
+ *   tt readl X Y ROLE ADDR          -> OK 0xVALUE
+ *   tt writel X Y ROLE ADDR VALUE   -> OK
+ *   tt read X Y ROLE ADDR LEN       -> OK 0xHEXBYTES
+ *   tt write X Y ROLE ADDR LEN 0xHEXBYTES -> OK
+ *   tt cpu X Y ROLE                 -> OK INDEX HALTED PC
+ *
+ * X, Y are physical NOC0 coordinates; ROLE is brisc, ncrisc, trisc0-2, or
+ * "-" for a DRAM port.  Errors answer "FAIL reason".
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/cutils.h"
+#include "qemu/units.h"
+#include "system/qtest.h"
+#include "system/address-spaces.h"
+#include "blackhole-internal.h"
+
+static TTBlackholeSoC *tt_qtest_soc;
+
+static const char *tt_qtest_target(TTBlackholeSoC *s, gchar **w,
+                                   AddressSpace **as, CPUState **cpu)
+{
+    uint64_t x, y;
+    TTTensixTile *t;
+    TTDramBank *d;
+
+    if (!w[0] || !w[1] || !w[2] || qemu_strtou64(w[0], NULL, 0, &x) ||
+        qemu_strtou64(w[1], NULL, 0, &y) || x >= 64 || y >= 64) {
+        return "expected X Y ROLE";
+    }
+    t = tt_soc_tile_at(s, x, y);
+    if (t) {
+        for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+            if (!strcmp(w[2], tt_core_role_name[r])) {
+                *cpu = tt_tile_cpu(t, r);
+                *as = (*cpu)->as;
+                return NULL;
+            }
+        }
+        return "unknown core role";
+    }
+    d = tt_soc_dram_at(s, x, y);
+    if (d && !strcmp(w[2], "-")) {
+        *cpu = NULL;
+        *as = &d->as;
+        return NULL;
+    }
+    return "no Tensix tile or DRAM port at these coordinates";
+}
+
+static const char *tt_qtest_do(CharFrontend *chr, gchar **w)
+{
+    AddressSpace *as;
+    CPUState *cpu;
+    uint64_t addr = 0, val, len;
+    const char *err = tt_qtest_target(tt_qtest_soc, w + 1, &as, &cpu);
+    const char *op = w[0];
+    MemTxResult res = MEMTX_OK;
+
+    if (err) {
+        return err;
+    }
+    if (!strcmp(op, "cpu")) {
+        if (!cpu) {
+            return "not a core";
+        }
+        qtest_sendf(chr, "OK %d %d 0x%" PRIx64 "\n", cpu->cpu_index,
+                    cpu->halted, (uint64_t)cpu_env(cpu)->pc);
+        return NULL;
+    }
+    if (!w[4] || qemu_strtou64(w[4], NULL, 0, &addr)) {
+        return "expected an address";
+    }
+    if (!strcmp(op, "readl")) {
+        uint32_t v = address_space_ldl_le(as, addr, MEMTXATTRS_UNSPECIFIED,
+                                          &res);
+        if (res == MEMTX_OK) {
+            qtest_sendf(chr, "OK 0x%08x\n", v);
+        }
+    } else if (!strcmp(op, "writel")) {
+        if (!w[5] || qemu_strtou64(w[5], NULL, 0, &val)) {
+            return "expected a value";
+        }
+        address_space_stl_le(as, addr, val, MEMTXATTRS_UNSPECIFIED, &res);
+        if (res == MEMTX_OK) {
+            qtest_sendf(chr, "OK\n");
+        }
+    } else if (!strcmp(op, "read") || !strcmp(op, "write")) {
+        g_autofree uint8_t *buf = NULL;
+        g_autoptr(GString) hex = g_string_new("");
+
+        if (!w[5] || qemu_strtou64(w[5], NULL, 0, &len) || !len ||
+            len > 16 * MiB) {
+            return "expected a length of 1 byte to 16 MiB";
+        }
+        buf = g_malloc0(len);
+        if (op[0] == 'w') {
+            if (!w[6] || strncmp(w[6], "0x", 2) ||
+                strlen(w[6] + 2) != len * 2) {
+                return "expected 0x and two hex digits per byte";
+            }
+            for (uint64_t i = 0; i < len; i++) {
+                char b[3] = { w[6][2 + 2 * i], w[6][3 + 2 * i], 0 };
+
+                buf[i] = strtoul(b, NULL, 16);
+            }
+            res = address_space_write(as, addr, MEMTXATTRS_UNSPECIFIED, buf,
+                                      len);
+            if (res == MEMTX_OK) {
+                qtest_sendf(chr, "OK\n");
+            }
+        } else {
+            res = address_space_read(as, addr, MEMTXATTRS_UNSPECIFIED, buf,
+                                     len);
+            for (uint64_t i = 0; i < len; i++) {
+                g_string_append_printf(hex, "%02x", buf[i]);
+            }
+            if (res == MEMTX_OK) {
+                qtest_sendf(chr, "OK 0x%s\n", hex->str);
+            }
+        }
+    } else {
+        return "unknown tt command";
+    }
+    return res == MEMTX_OK ? NULL : "memory transaction failed";
+}
+
+static bool tt_qtest_command(CharFrontend *chr, gchar **words)
+{
+    const char *err;
+
+    if (strcmp(words[0], "tt") != 0) {
+        return false;
+    }
+    err = words[1] ? tt_qtest_do(chr, words + 1) : "expected a subcommand";
+    if (err) {
+        qtest_sendf(chr, "FAIL %s\n", err);
+    }
+    return true;
+}
+
+void blackhole_qtest_register(TTBlackholeSoC *s)
+{
+    tt_qtest_soc = s;
+    qtest_set_command_cb(tt_qtest_command);
+}

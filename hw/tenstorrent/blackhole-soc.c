@@ -1,0 +1,159 @@
+/*
+ * Tenstorrent Blackhole chip: the Tensix tiles of the grid, the five per-role
+ * CPU clusters, and the GDDR banks.
+ *
+ * CPUs: one cluster per core role (brisc, ncrisc, trisc0-2), because the
+ * roles decode differently and each cluster is one gdb inferior.  Each
+ * cluster is realized before its CPUs, so its index reaches the translation
+ * block flags; CPUs are then realized tile-major (index = tile * 5 + role),
+ * tiles in column-major order (../shared/specs/qemu-engineering.md 3.1).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "hw/qdev-properties.h"
+#include "system/reset.h"
+#include "hw/tenstorrent/blackhole.h"
+
+TTTensixTile *tt_soc_tile_at(TTBlackholeSoC *s, int x, int y)
+{
+    int i = tt_grid_tile_at(&s->grid, x, y);
+
+    return i < 0 ? NULL : &s->tile[i];
+}
+
+TTDramBank *tt_soc_dram_at(TTBlackholeSoC *s, int x, int y)
+{
+    TTNode n = tt_grid_node(&s->grid, x, y);
+
+    return n.kind == TT_NODE_DRAM ? &s->dram[n.index] : NULL;
+}
+
+static void tt_soc_cpu_reset(void *opaque)
+{
+    cpu_reset(CPU(opaque));
+}
+
+static void blackhole_soc_create_tiles(TTBlackholeSoC *s)
+{
+    Object *clusters[TT_CORES_PER_TILE];
+
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        clusters[r] = OBJECT(&s->cluster[r]);
+    }
+    for (int i = 0; i < s->grid.ntiles; i++) {
+        TTTensixTile *t = &s->tile[i];
+        g_autofree char *name = g_strdup_printf("tile-x%dy%d",
+                                                s->grid.tile_x[i],
+                                                s->grid.tile_y[i]);
+
+        object_initialize_child(OBJECT(s), name, t, TYPE_TT_TENSIX_TILE);
+        qdev_prop_set_uint8(DEVICE(t), "x", s->grid.tile_x[i]);
+        qdev_prop_set_uint8(DEVICE(t), "y", s->grid.tile_y[i]);
+        qdev_prop_set_uint8(DEVICE(t), "vx", s->grid.tile_vx[i]);
+        qdev_prop_set_uint8(DEVICE(t), "vy", s->grid.tile_y[i]);
+        tt_tensix_tile_init_cores(t, clusters);
+    }
+}
+
+static bool blackhole_soc_realize_cpus(TTBlackholeSoC *s, Error **errp)
+{
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        if (!qdev_realize(DEVICE(&s->cluster[r]), NULL, errp)) {
+            return false;
+        }
+    }
+    for (int i = 0; i < s->grid.ntiles; i++) {
+        for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+            Object *cpu = OBJECT(&s->tile[i].core[r]);
+
+            if (!qdev_realize(DEVICE(cpu), NULL, errp)) {
+                return false;
+            }
+            qemu_register_reset(tt_soc_cpu_reset, cpu);
+        }
+    }
+    return true;
+}
+
+static bool blackhole_soc_create_dram(TTBlackholeSoC *s, Error **errp)
+{
+    for (int b = 0; b < TT_DRAM_BANKS; b++) {
+        g_autofree char *name = g_strdup_printf("gddr%d", b);
+
+        if (b == s->grid.harvested_dram_bank) {
+            continue;
+        }
+        object_initialize_child(OBJECT(s), name, &s->dram[b],
+                                TYPE_TT_DRAM_BANK);
+        qdev_prop_set_uint8(DEVICE(&s->dram[b]), "bank", b);
+        if (!qdev_realize(DEVICE(&s->dram[b]), NULL, errp)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void blackhole_soc_realize(DeviceState *dev, Error **errp)
+{
+    TTBlackholeSoC *s = TT_BLACKHOLE_SOC(dev);
+    const char *err;
+
+    if (!tt_grid_init(&s->grid, s->board, s->harvested_cols,
+                      s->harvested_dram_bank, &err)) {
+        error_setg(errp, "%s", err);
+        return;
+    }
+    blackhole_soc_create_tiles(s);
+    for (int i = 0; i < s->grid.ntiles; i++) {
+        if (!qdev_realize(DEVICE(&s->tile[i]), NULL, errp)) {
+            return;
+        }
+    }
+    if (!blackhole_soc_realize_cpus(s, errp)) {
+        return;
+    }
+    blackhole_soc_create_dram(s, errp);
+}
+
+static void blackhole_soc_init(Object *obj)
+{
+    TTBlackholeSoC *s = TT_BLACKHOLE_SOC(obj);
+
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        object_initialize_child(obj, tt_core_role_name[r], &s->cluster[r],
+                                TYPE_CPU_CLUSTER);
+        qdev_prop_set_uint32(DEVICE(&s->cluster[r]), "cluster-id", r);
+    }
+}
+
+static const Property blackhole_soc_props[] = {
+    DEFINE_PROP_UINT32("board", TTBlackholeSoC, board, TT_BOARD_P150),
+    DEFINE_PROP_UINT32("harvested-cols", TTBlackholeSoC, harvested_cols, 0),
+    DEFINE_PROP_INT32("harvested-dram-bank", TTBlackholeSoC,
+                      harvested_dram_bank, -1),
+};
+
+static void blackhole_soc_class_init(ObjectClass *klass, const void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+
+    dc->desc = "Tenstorrent Blackhole chip";
+    dc->realize = blackhole_soc_realize;
+    dc->user_creatable = false;
+    device_class_set_props(dc, blackhole_soc_props);
+}
+
+static const TypeInfo blackhole_soc_types[] = {
+    {
+        .name = TYPE_TT_BLACKHOLE_SOC,
+        .parent = TYPE_DEVICE,
+        .instance_size = sizeof(TTBlackholeSoC),
+        .instance_init = blackhole_soc_init,
+        .class_init = blackhole_soc_class_init,
+    },
+};
+
+DEFINE_TYPES(blackhole_soc_types)

@@ -1,0 +1,366 @@
+/*
+ * Tenstorrent Blackhole board: the "blackhole" machine (P150 or P100A).
+ *
+ * The machine owns the user options (board, harvesting, firmware), checks
+ * them, creates the chip, and in firmware mode prepares L1 the way tt-metal's
+ * host does before it releases BRISC (seed 000 section 8; tt-metal
+ * tt_metal/llrt/hal.cpp, firmware_common.h noc_bank_table_init()).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/cutils.h"
+#include "qemu/error-report.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "hw/boards.h"
+#include "hw/qdev-properties.h"
+#include "system/reset.h"
+#include "system/system.h"
+#include "system/address-spaces.h"
+#include "elf.h"
+#include "hw/tenstorrent/blackhole.h"
+#include "blackhole-internal.h"
+
+/* go_msg_t.signal (tt-metal dev_msgs.h; tile-address-map.md 7.2) */
+#define TT_RUN_MSG_INIT     0x40
+#define TT_GO_MSG_SIGNAL    3
+/* SOFT_RESET_0 with only BRISC released (tt-umd, tile-address-map.md 2.1) */
+#define TT_SOFT_RESET_BRISC_ONLY    0x47000u
+
+/* L1 addresses per tt-metal release: tile-address-map.md 7.1 - 7.4 */
+static const TTFwLayout tt_fw_layouts[] = {
+    {
+        .name = "tt-metal-0079e94",
+        .desc = "tt-metal at 0079e94 (128-byte launch message)",
+        .bank_table = 0x12f00, .l2v_table = 0x13700, .go_msg = 0x470,
+        .ldm_image = { 0x9f00, 0xbf00, 0xdf00, 0xef00, 0xff00 },
+    }, {
+        .name = "blackhole-py-emu",
+        .desc = "blackhole-py emu/ layout (112-byte launch message)",
+        .bank_table = 0x116b0, .l2v_table = 0x11eb0, .go_msg = 0x3f0,
+        .ldm_image = { 0x86b0, 0xa6b0, 0xc6b0, 0xd6b0, 0xe6b0 },
+    }, {
+        .name = "blackhole-py-5d08c23",
+        .desc = "blackhole-py 5d08c23 p100a firmware (96-byte launch "
+                "message, 7 DRAM / 110 L1 banks)",
+        .bank_table = 0x112b0, .go_msg = 0x370,
+        .ldm_image = { 0x82b0, 0xa2b0, 0xc2b0, 0xd2b0, 0xe2b0 },
+        .num_dram_banks = 7, .num_l1_banks = 110,
+    }, {
+        .name = "tt-test",
+        .desc = "the project's own test firmware (tests/firmware)",
+        .bank_table = 0x12f00, .l2v_table = 0x13700, .go_msg = 0x470,
+        .ldm_image = { 0x9f00, 0xbf00, 0xdf00, 0xef00, 0xff00 },
+    },
+};
+
+#define TT_DEFAULT_FW_LAYOUT "tt-metal-0079e94"
+
+static const TTFwLayout *tt_fw_layout_find(const char *name)
+{
+    for (int i = 0; i < ARRAY_SIZE(tt_fw_layouts); i++) {
+        if (!strcmp(tt_fw_layouts[i].name, name)) {
+            return &tt_fw_layouts[i];
+        }
+    }
+    return NULL;
+}
+
+static char *tt_fw_layout_names(void)
+{
+    GString *s = g_string_new("");
+
+    for (int i = 0; i < ARRAY_SIZE(tt_fw_layouts); i++) {
+        g_string_append_printf(s, "%s%s", i ? ", " : "",
+                               tt_fw_layouts[i].name);
+    }
+    return g_string_free(s, false);
+}
+
+/* "15:16", "15,16" or "none" -> bit mask of physical columns */
+static bool tt_parse_cols(const char *str, uint32_t *mask, Error **errp)
+{
+    g_auto(GStrv) parts = NULL;
+
+    *mask = 0;
+    if (!str || !*str || !strcmp(str, "none")) {
+        return true;
+    }
+    parts = g_strsplit_set(str, ":,", -1);
+    for (int i = 0; parts[i]; i++) {
+        uint64_t x;
+
+        if (qemu_strtou64(parts[i], NULL, 10, &x) || x >= 32) {
+            error_setg(errp, "harvested-tensix-cols: '%s' is not a column "
+                       "number", parts[i]);
+            return false;
+        }
+        if (*mask & BIT(x)) {
+            error_setg(errp, "harvested-tensix-cols: column %" PRIu64
+                       " given twice", x);
+            return false;
+        }
+        *mask |= BIT(x);
+    }
+    return true;
+}
+
+static bool tt_parse_board(TTBlackholeMachine *m, TTBoard *board,
+                           uint32_t *cols, int *bank, Error **errp)
+{
+    const char *err;
+    TTGrid *g;
+
+    if (!strcmp(m->board, "p150")) {
+        *board = TT_BOARD_P150;
+    } else if (!strcmp(m->board, "p100a")) {
+        *board = TT_BOARD_P100A;
+    } else {
+        error_setg(errp, "board: unknown board '%s' (use p150 or p100a)",
+                   m->board);
+        return false;
+    }
+    /* P100A defaults: bank 7 (seed 000 s. 7), the last two columns */
+    *bank = *board == TT_BOARD_P100A ? 7 : -1;
+    *cols = *board == TT_BOARD_P100A ? BIT(15) | BIT(16) : 0;
+    if (m->harvested_cols && !tt_parse_cols(m->harvested_cols, cols, errp)) {
+        return false;
+    }
+    if (m->harvested_dram_bank) {
+        uint64_t b;
+
+        if (!strcmp(m->harvested_dram_bank, "none")) {
+            *bank = -1;
+        } else if (qemu_strtou64(m->harvested_dram_bank, NULL, 10, &b) ||
+                   b > 7) {
+            error_setg(errp, "harvested-dram-bank: '%s' is not 0-7 or none",
+                       m->harvested_dram_bank);
+            return false;
+        } else {
+            *bank = b;
+        }
+    }
+    if (*board == TT_BOARD_P100A && *bank < 0) {
+        error_setg(errp, "harvested-dram-bank: a P100A has one harvested "
+                   "GDDR bank (0-7)");
+        return false;
+    }
+    if (*board == TT_BOARD_P150 && *bank >= 0) {
+        error_setg(errp, "harvested-dram-bank: a P150 has all 8 GDDR banks");
+        return false;
+    }
+    g = g_new(TTGrid, 1);
+    if (!tt_grid_init(g, *board, *cols, *bank, &err)) {
+        error_setg(errp, "harvested-tensix-cols: %s", err);
+        g_free(g);
+        return false;
+    }
+    g_free(g);
+    return true;
+}
+
+static bool tt_check_smp(MachineState *ms, unsigned ncpus, Error **errp)
+{
+    MachineClass *mc = MACHINE_GET_CLASS(ms);
+
+    /* -smp defaults to 700; any explicit value must match the board. */
+    if (ms->smp.cpus != ncpus && ms->smp.cpus != mc->default_cpus) {
+        error_setg(errp, "this board has %u cores (5 per Tensix tile); "
+                   "-smp %u does not match", ncpus, ms->smp.cpus);
+        return false;
+    }
+    return true;
+}
+
+/*
+ * The sysbus (and with it every tile's registers) joins the reset tree only
+ * once machine creation is done; the boot handler must run after it.
+ */
+static void blackhole_register_boot(Notifier *n, void *data)
+{
+    TTBlackholeMachine *m = container_of(n, TTBlackholeMachine,
+                                         boot_notifier);
+
+    qemu_register_reset(blackhole_fw_boot, m);
+}
+
+static void blackhole_machine_init(MachineState *ms)
+{
+    TTBlackholeMachine *m = TT_BLACKHOLE_MACHINE(ms);
+    TTBlackholeSoC *s = &m->soc;
+    TTBoard board;
+    uint32_t cols;
+    int bank;
+
+    if (!tt_parse_board(m, &board, &cols, &bank, &error_fatal)) {
+        return;
+    }
+    object_initialize_child(OBJECT(ms), "soc", s, TYPE_TT_BLACKHOLE_SOC);
+    qdev_prop_set_uint32(DEVICE(s), "board", board);
+    qdev_prop_set_uint32(DEVICE(s), "harvested-cols", cols);
+    qdev_prop_set_int32(DEVICE(s), "harvested-dram-bank", bank);
+    if (!tt_check_smp(ms, tt_grid_count_tiles(cols) * TT_CORES_PER_TILE,
+                      &error_fatal)) {
+        return;
+    }
+    /* Firmware is checked before the chip exists: nothing half-started. */
+    if (ms->firmware && !blackhole_fw_prepare(m, tt_grid_count_tiles(cols),
+                                             TT_DRAM_BANKS - (bank >= 0),
+                                             &error_fatal)) {
+        return;
+    }
+    qdev_realize(DEVICE(s), NULL, &error_fatal);
+    blackhole_qtest_register(s);
+    if (ms->firmware) {
+        m->boot_notifier.notify = blackhole_register_boot;
+        qemu_add_machine_init_done_notifier(&m->boot_notifier);
+    }
+}
+
+#define TT_STR_PROP(field)                                                  \
+    static char *tt_get_##field(Object *obj, Error **errp)                    \
+    {                                                                         \
+        return g_strdup(TT_BLACKHOLE_MACHINE(obj)->field);                    \
+    }                                                                         \
+    static void tt_set_##field(Object *obj, const char *v, Error **errp)      \
+    {                                                                         \
+        TTBlackholeMachine *m = TT_BLACKHOLE_MACHINE(obj);                    \
+        g_free(m->field);                                                     \
+        m->field = g_strdup(v);                                               \
+    }
+
+TT_STR_PROP(board)
+TT_STR_PROP(harvested_cols)
+TT_STR_PROP(harvested_dram_bank)
+TT_STR_PROP(fw_layout)
+TT_STR_PROP(fw_ldm_images)
+
+static void tt_get_i64(Object *obj, Visitor *v, const char *name,
+                       void *opaque, Error **errp)
+{
+    int64_t *field = (int64_t *)((char *)obj + (uintptr_t)opaque);
+
+    visit_type_int64(v, name, field, errp);
+}
+
+static void tt_set_i64(Object *obj, Visitor *v, const char *name,
+                       void *opaque, Error **errp)
+{
+    int64_t val;
+
+    if (!visit_type_int64(v, name, &val, errp)) {
+        return;
+    }
+    if (val < -1 || val > UINT32_MAX) {
+        error_setg(errp, "%s: 0x%" PRIx64 " is out of range", name, val);
+        return;
+    }
+    *(int64_t *)((char *)obj + (uintptr_t)opaque) = val;
+}
+
+static void tt_add_override(ObjectClass *oc, const char *name,
+                            size_t offset, const char *desc)
+{
+    object_class_property_add(oc, name, "int", tt_get_i64, tt_set_i64, NULL,
+                              (void *)offset);
+    object_class_property_set_description(oc, name, desc);
+}
+
+static void blackhole_machine_instance_init(Object *obj)
+{
+    TTBlackholeMachine *m = TT_BLACKHOLE_MACHINE(obj);
+
+    m->board = g_strdup("p150");
+    m->fw_layout = g_strdup(TT_DEFAULT_FW_LAYOUT);
+    m->fw_bank_table = -1;
+    m->fw_l2v_table = -1;
+    m->fw_go_msg = -1;
+    m->fw_num_dram_banks = -1;
+    m->fw_num_l1_banks = -1;
+}
+
+const TTFwLayout *blackhole_fw_layout_lookup(const char *name, Error **errp)
+{
+    const TTFwLayout *l = tt_fw_layout_find(name);
+
+    if (!l) {
+        g_autofree char *names = tt_fw_layout_names();
+
+        error_setg(errp, "fw-layout: unknown layout '%s' (known: %s)", name,
+                   names);
+    }
+    return l;
+}
+
+static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
+{
+    MachineClass *mc = MACHINE_CLASS(oc);
+    g_autofree char *names = tt_fw_layout_names();
+    g_autofree char *layout_desc = g_strdup_printf(
+        "L1 layout of the firmware's tt-metal release: %s (default %s)",
+        names, TT_DEFAULT_FW_LAYOUT);
+
+    mc->desc = "Tenstorrent Blackhole (P150 or P100A board)";
+    mc->init = blackhole_machine_init;
+    mc->max_cpus = TT_MAX_CORES;
+    mc->min_cpus = TT_CORES_PER_TILE;
+    mc->default_cpus = TT_MAX_CORES;
+    mc->default_ram_size = 0;
+    mc->no_parallel = 1;
+    mc->no_floppy = 1;
+    mc->no_cdrom = 1;
+
+    object_class_property_add_str(oc, "board", tt_get_board, tt_set_board);
+    object_class_property_set_description(oc, "board",
+        "Board: p150 (140 Tensix tiles, 8 GDDR banks; default) or p100a "
+        "(120 tiles, 7 banks)");
+    object_class_property_add_str(oc, "harvested-tensix-cols",
+                                  tt_get_harvested_cols,
+                                  tt_set_harvested_cols);
+    object_class_property_set_description(oc, "harvested-tensix-cols",
+        "Physical NOC0 x of disabled Tensix columns, ':'-separated, or "
+        "none (default: none on p150, 15:16 on p100a)");
+    object_class_property_add_str(oc, "harvested-dram-bank",
+                                  tt_get_harvested_dram_bank,
+                                  tt_set_harvested_dram_bank);
+    object_class_property_set_description(oc, "harvested-dram-bank",
+        "Disabled physical GDDR bank 0-7 (p100a only; default 7)");
+    object_class_property_add_str(oc, "fw-layout", tt_get_fw_layout,
+                                  tt_set_fw_layout);
+    object_class_property_set_description(oc, "fw-layout", layout_desc);
+    object_class_property_add_str(oc, "fw-ldm-images", tt_get_fw_ldm_images,
+                                  tt_set_fw_ldm_images);
+    object_class_property_set_description(oc, "fw-ldm-images",
+        "Override: L1 scratch addresses of the five LDM init images "
+        "(brisc:ncrisc:trisc0:trisc1:trisc2)");
+    tt_add_override(oc, "fw-bank-table",
+                    offsetof(TTBlackholeMachine, fw_bank_table),
+                    "Override: L1 address of the bank-to-NOC table");
+    tt_add_override(oc, "fw-l2v-table",
+                    offsetof(TTBlackholeMachine, fw_l2v_table),
+                    "Override: L1 address of the logical-to-virtual "
+                    "coordinate tables (0: none)");
+    tt_add_override(oc, "fw-go-msg",
+                    offsetof(TTBlackholeMachine, fw_go_msg),
+                    "Override: L1 address of go_messages[0]");
+    tt_add_override(oc, "fw-num-dram-banks",
+                    offsetof(TTBlackholeMachine, fw_num_dram_banks),
+                    "Override: NUM_DRAM_BANKS the firmware was built with");
+    tt_add_override(oc, "fw-num-l1-banks",
+                    offsetof(TTBlackholeMachine, fw_num_l1_banks),
+                    "Override: NUM_L1_BANKS the firmware was built with");
+}
+
+static const TypeInfo blackhole_machine_types[] = {
+    {
+        .name = TYPE_TT_BLACKHOLE_MACHINE,
+        .parent = TYPE_MACHINE,
+        .instance_size = sizeof(TTBlackholeMachine),
+        .instance_init = blackhole_machine_instance_init,
+        .class_init = blackhole_machine_class_init,
+    },
+};
+
+DEFINE_TYPES(blackhole_machine_types)

@@ -1,0 +1,369 @@
+/*
+ * Tenstorrent Blackhole tile control/debug registers: soft reset of the five
+ * baby RISC-V cores, reset PCs, wall clock, PC readback.
+ *
+ * Semantics: tt-isa-documentation BlackholeA0/TensixTile/SoftReset.md,
+ * WormholeB0/TensixTile/DebugTimestamper.md (same addresses on Blackhole),
+ * BabyRISCV/README.md (PC readback); register offsets from tt-metal
+ * tt_metal/hw/inc/internal/tt-1xx/blackhole/tensix.h.
+ *
+ * Leaving reset zeroes the core's GPRs and starts it at its reset PC.
+ * Entering reset stops the core and zeroes its LDM unless DISABLE_RESET says
+ * otherwise; hardware zeroes LDM while leaving reset instead, but doing it on
+ * entry keeps what a loader or the host placed in LDM while the core was
+ * held (documented in docs/system/riscv/blackhole.rst).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/lockable.h"
+#include "qemu/main-loop.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "hw/qdev-properties.h"
+#include "hw/core/cpu.h"
+#include "migration/vmstate.h"
+#include "target/riscv/cpu.h"
+#include "hw/tenstorrent/riscv-debug-regs.h"
+#include "trace.h"
+
+/* AICLK 1.35 GHz: the wall clock ticks 27 times per 20 ns */
+#define TT_AICLK_MUL    27
+#define TT_AICLK_DIV    20
+
+uint32_t tt_soft_reset_bit(TTCoreRole role)
+{
+    static const uint8_t bit[TT_CORES_PER_TILE] = { 11, 18, 12, 13, 14 };
+
+    return BIT(bit[role]);
+}
+
+uint32_t tt_debug_regs_reset_pc(TTRiscvDebugRegs *s, TTCoreRole role)
+{
+    int t = role - TT_TRISC0;
+
+    switch (role) {
+    case TT_BRISC:
+        return 0;
+    case TT_NCRISC:
+        return s->ncrisc_pc_override & 1 ? s->ncrisc_reset_pc
+                                         : TT_NCRISC_DEFAULT_PC;
+    default:
+        return s->trisc_pc_override & BIT(t) ? s->trisc_reset_pc[t]
+               : TT_TRISC0_DEFAULT_PC + t * TT_TRISC_PC_STRIDE;
+    }
+}
+
+void tt_debug_regs_set_reset_pc(TTRiscvDebugRegs *s, TTCoreRole role,
+                                uint32_t pc)
+{
+    QEMU_LOCK_GUARD(&s->lock);
+    if (role == TT_NCRISC) {
+        s->ncrisc_reset_pc = pc;
+        s->ncrisc_pc_override = 1;
+    } else if (role >= TT_TRISC0) {
+        s->trisc_reset_pc[role - TT_TRISC0] = pc;
+        s->trisc_pc_override |= BIT(role - TT_TRISC0);
+    }
+}
+
+static void tt_core_release_work(CPUState *cs, run_on_cpu_data data)
+{
+    CPURISCVState *env = cpu_env(cs);
+
+    cpu_reset(cs);
+    memset(env->gpr, 0, sizeof(env->gpr));
+    tt_csr_reset(env);
+    env->pc = data.host_int;
+    cs->halted = 0;
+}
+
+static void tt_core_hold_work(CPUState *cs, run_on_cpu_data data)
+{
+    MemoryRegion *ldm = data.host_ptr;
+
+    cs->halted = 1;
+    cs->exception_index = EXCP_HLT;
+    if (ldm) {
+        memset(memory_region_get_ram_ptr(ldm), 0,
+               memory_region_size(ldm));
+    }
+}
+
+/* Called with s->lock held, so each core gets its work in register order. */
+static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
+                                 uint32_t val)
+{
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        uint32_t bit = tt_soft_reset_bit(r);
+        CPUState *cs = CPU(s->cpu[r]);
+
+        if ((old ^ val) & bit && val & bit) {
+            /* DISABLE_RESET: even bit per core keeps LDM (T0 0, .. NC 8) */
+            static const uint8_t keep_ldm[] = { 6, 8, 0, 2, 4 };
+            bool keep = s->disable_reset & BIT(keep_ldm[r]);
+
+            trace_tt_core_hold(s->tile_x, s->tile_y, tt_core_role_name[r]);
+            async_run_on_cpu(cs, tt_core_hold_work,
+                             RUN_ON_CPU_HOST_PTR(keep ? NULL : s->ldm[r]));
+        } else if ((old ^ val) & bit) {
+            uint32_t pc = tt_debug_regs_reset_pc(s, r);
+
+            trace_tt_core_release(s->tile_x, s->tile_y, tt_core_role_name[r],
+                                  pc);
+            async_run_on_cpu(cs, tt_core_release_work,
+                             RUN_ON_CPU_HOST_INT(pc));
+        }
+    }
+}
+
+void tt_debug_regs_set_soft_reset(TTRiscvDebugRegs *s, uint32_t val)
+{
+    uint32_t old;
+
+    QEMU_LOCK_GUARD(&s->lock);
+    old = s->soft_reset;
+    s->soft_reset = val & TT_SOFT_RESET_MASK;
+    tt_soft_reset_update(s, old, s->soft_reset);
+}
+
+uint32_t tt_debug_regs_get_soft_reset(TTRiscvDebugRegs *s)
+{
+    return qatomic_read(&s->soft_reset);
+}
+
+static uint64_t tt_wall_clock(void)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) * TT_AICLK_MUL /
+           TT_AICLK_DIV;
+}
+
+static uint32_t *tt_debug_reg_ptr(TTRiscvDebugRegs *s, hwaddr addr)
+{
+    switch (addr) {
+    case A_DISABLE_RESET:
+        return &s->disable_reset;
+    case A_TRISC0_RESET_PC:
+    case A_TRISC1_RESET_PC:
+    case A_TRISC2_RESET_PC:
+        return &s->trisc_reset_pc[(addr - A_TRISC0_RESET_PC) / 4];
+    case A_TRISC_RESET_PC_OVERRIDE:
+        return &s->trisc_pc_override;
+    case A_NCRISC_RESET_PC:
+        return &s->ncrisc_reset_pc;
+    case A_NCRISC_RESET_PC_OVERRIDE:
+        return &s->ncrisc_pc_override;
+    case A_DEST_CG_CTRL:
+    case A_CG_CTRL_EN:
+    case A_CG_KICK:
+        return &s->cg[(addr - A_DEST_CG_CTRL) / 4];
+    default:
+        return NULL;
+    }
+}
+
+static uint64_t tt_debug_regs_read(void *opaque, hwaddr addr, unsigned size)
+{
+    TTRiscvDebugRegs *s = opaque;
+    uint64_t now;
+    uint32_t *reg, val = 0;
+
+    switch (addr) {
+    case A_SOFT_RESET_0:
+        val = qatomic_read(&s->soft_reset);
+        break;
+    case A_WALL_CLOCK_L:
+        now = tt_wall_clock();
+        qatomic_set(&s->wall_clock_hi_latched, now >> 32);
+        val = now;
+        break;
+    case A_WALL_CLOCK_1:
+        val = tt_wall_clock() >> 32;
+        break;
+    case A_WALL_CLOCK_H:
+        val = qatomic_read(&s->wall_clock_hi_latched);
+        break;
+    default:
+        reg = tt_debug_reg_ptr(s, addr);
+        if (reg) {
+            val = qatomic_read(reg);
+        } else {
+            qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: unimplemented register "
+                          "0x%" HWADDR_PRIx "\n", __func__, s->tile_x,
+                          s->tile_y, TT_DEBUG_REGS_BASE + addr);
+        }
+    }
+    trace_tt_debug_regs_read(s->tile_x, s->tile_y, addr, val);
+    return val;
+}
+
+static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
+                                unsigned size)
+{
+    TTRiscvDebugRegs *s = opaque;
+    uint32_t *reg;
+
+    trace_tt_debug_regs_write(s->tile_x, s->tile_y, addr, val);
+    if (addr == A_SOFT_RESET_0) {
+        tt_debug_regs_set_soft_reset(s, val);
+        return;
+    }
+    reg = tt_debug_reg_ptr(s, addr);
+    if (!reg) {
+        qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: unimplemented register "
+                      "0x%" HWADDR_PRIx " <- 0x%" PRIx64 "\n", __func__,
+                      s->tile_x, s->tile_y, TT_DEBUG_REGS_BASE + addr, val);
+        return;
+    }
+    QEMU_LOCK_GUARD(&s->lock);
+    qatomic_set(reg, val);
+}
+
+static const MemoryRegionOps tt_debug_regs_ops = {
+    .read = tt_debug_regs_read,
+    .write = tt_debug_regs_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid.min_access_size = 4,
+    .valid.max_access_size = 4,
+};
+
+static uint64_t tt_pic_read(void *opaque, hwaddr addr, unsigned size)
+{
+    TTRiscvDebugRegs *s = opaque;
+
+    if (addr >= A_PC_READBACK_BRISC && addr <= A_PC_READBACK_TRISC2) {
+        /* Order of the readback words: B, NC, T0, T1, T2 */
+        CPUState *cs = CPU(s->cpu[(addr - A_PC_READBACK_BRISC) / 4]);
+
+        return qatomic_read(&cpu_env(cs)->pc);
+    }
+    qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: unimplemented PIC register "
+                  "0x%" HWADDR_PRIx "\n", __func__, s->tile_x, s->tile_y,
+                  TT_PIC_BASE + addr);
+    return 0;
+}
+
+static void tt_pic_write(void *opaque, hwaddr addr, uint64_t val,
+                         unsigned size)
+{
+    TTRiscvDebugRegs *s = opaque;
+
+    qemu_log_mask(addr >= A_PC_READBACK_BRISC && addr <= A_PC_READBACK_TRISC2
+                  ? LOG_GUEST_ERROR : LOG_UNIMP,
+                  "%s: x%dy%d: write to 0x%" HWADDR_PRIx " ignored\n",
+                  __func__, s->tile_x, s->tile_y, TT_PIC_BASE + addr);
+}
+
+static const MemoryRegionOps tt_pic_ops = {
+    .read = tt_pic_read,
+    .write = tt_pic_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid.min_access_size = 4,
+    .valid.max_access_size = 4,
+};
+
+static void tt_debug_regs_reset_hold(Object *obj, ResetType type)
+{
+    TTRiscvDebugRegs *s = TT_RISCV_DEBUG_REGS(obj);
+
+    /* The cores themselves are reset (held) by their own reset handlers. */
+    QEMU_LOCK_GUARD(&s->lock);
+    s->soft_reset = TT_SOFT_RESET_POWER_ON;
+    s->disable_reset = 0;
+    memset(s->trisc_reset_pc, 0, sizeof(s->trisc_reset_pc));
+    s->trisc_pc_override = 0;
+    s->ncrisc_reset_pc = 0;
+    s->ncrisc_pc_override = 0;
+    memset(s->cg, 0, sizeof(s->cg));
+    s->wall_clock_hi_latched = 0;
+}
+
+static void tt_debug_regs_realize(DeviceState *dev, Error **errp)
+{
+    TTRiscvDebugRegs *s = TT_RISCV_DEBUG_REGS(dev);
+
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        if (!s->cpu[r] || !s->ldm[r]) {
+            error_setg(errp, "tt-riscv-debug-regs: cpu%d/ldm%d link not set",
+                       r, r);
+            return;
+        }
+    }
+    qemu_mutex_init(&s->lock);
+    memory_region_init_io(&s->ctrl, OBJECT(s), &tt_debug_regs_ops, s,
+                          "tt-riscv-debug-regs", 0x1000);
+    memory_region_init_io(&s->pic, OBJECT(s), &tt_pic_ops, s,
+                          "tt-pic", 0x1000);
+    memory_region_enable_lockless_io(&s->ctrl);
+    memory_region_enable_lockless_io(&s->pic);
+    sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->ctrl);
+    sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->pic);
+}
+
+static const VMStateDescription vmstate_tt_debug_regs = {
+    .name = TYPE_TT_RISCV_DEBUG_REGS,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(soft_reset, TTRiscvDebugRegs),
+        VMSTATE_UINT32(disable_reset, TTRiscvDebugRegs),
+        VMSTATE_UINT32_ARRAY(trisc_reset_pc, TTRiscvDebugRegs, 3),
+        VMSTATE_UINT32(trisc_pc_override, TTRiscvDebugRegs),
+        VMSTATE_UINT32(ncrisc_reset_pc, TTRiscvDebugRegs),
+        VMSTATE_UINT32(ncrisc_pc_override, TTRiscvDebugRegs),
+        VMSTATE_UINT32_ARRAY(cg, TTRiscvDebugRegs, 3),
+        VMSTATE_UINT32(wall_clock_hi_latched, TTRiscvDebugRegs),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const Property tt_debug_regs_props[] = {
+    DEFINE_PROP_LINK("cpu0", TTRiscvDebugRegs, cpu[0], TYPE_RISCV_CPU,
+                     Object *),
+    DEFINE_PROP_LINK("cpu1", TTRiscvDebugRegs, cpu[1], TYPE_RISCV_CPU,
+                     Object *),
+    DEFINE_PROP_LINK("cpu2", TTRiscvDebugRegs, cpu[2], TYPE_RISCV_CPU,
+                     Object *),
+    DEFINE_PROP_LINK("cpu3", TTRiscvDebugRegs, cpu[3], TYPE_RISCV_CPU,
+                     Object *),
+    DEFINE_PROP_LINK("cpu4", TTRiscvDebugRegs, cpu[4], TYPE_RISCV_CPU,
+                     Object *),
+    DEFINE_PROP_LINK("ldm0", TTRiscvDebugRegs, ldm[0], TYPE_MEMORY_REGION,
+                     MemoryRegion *),
+    DEFINE_PROP_LINK("ldm1", TTRiscvDebugRegs, ldm[1], TYPE_MEMORY_REGION,
+                     MemoryRegion *),
+    DEFINE_PROP_LINK("ldm2", TTRiscvDebugRegs, ldm[2], TYPE_MEMORY_REGION,
+                     MemoryRegion *),
+    DEFINE_PROP_LINK("ldm3", TTRiscvDebugRegs, ldm[3], TYPE_MEMORY_REGION,
+                     MemoryRegion *),
+    DEFINE_PROP_LINK("ldm4", TTRiscvDebugRegs, ldm[4], TYPE_MEMORY_REGION,
+                     MemoryRegion *),
+    DEFINE_PROP_UINT8("x", TTRiscvDebugRegs, tile_x, 0),
+    DEFINE_PROP_UINT8("y", TTRiscvDebugRegs, tile_y, 0),
+};
+
+static void tt_debug_regs_class_init(ObjectClass *klass, const void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+
+    dc->desc = "Tenstorrent Blackhole tile control and debug registers";
+    dc->realize = tt_debug_regs_realize;
+    dc->vmsd = &vmstate_tt_debug_regs;
+    dc->user_creatable = false;
+    rc->phases.hold = tt_debug_regs_reset_hold;
+    device_class_set_props(dc, tt_debug_regs_props);
+}
+
+static const TypeInfo tt_debug_regs_types[] = {
+    {
+        .name = TYPE_TT_RISCV_DEBUG_REGS,
+        .parent = TYPE_SYS_BUS_DEVICE,
+        .instance_size = sizeof(TTRiscvDebugRegs),
+        .class_init = tt_debug_regs_class_init,
+    },
+};
+
+DEFINE_TYPES(tt_debug_regs_types)

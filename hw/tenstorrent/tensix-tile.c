@@ -1,0 +1,244 @@
+/*
+ * Tenstorrent Blackhole Tensix tile: L1, the five baby RISC-V cores and their
+ * private LDMs, and the tile's register blocks.
+ *
+ * Address map: tt-isa-documentation BlackholeA0/TensixTile/BabyRISCV/
+ * README.md (memory map table), summarised in tile-address-map.md section 5.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qapi/error.h"
+#include "hw/qdev-properties.h"
+#include "hw/sysbus.h"
+#include "hw/tenstorrent/tensix-tile.h"
+#include "trace.h"
+
+typedef struct TTTileBlock {
+    uint32_t base;
+    uint32_t size;
+    const char *name;
+} TTTileBlock;
+
+/*
+ * Blocks of the core-visible map that this model does not implement (yet):
+ * an access is logged with the block's name and reads 0.
+ */
+static const TTTileBlock tt_tile_unmodelled[] = {
+    { 0xffb00000, 0x00002000, "LDM (beyond this core's size)" },
+    { 0xffb11000, 0x00001000, "TDMA-RISC" },
+    { 0xffb40000, 0x00040000, "NOC overlay streams" },
+    { 0xffb80000, 0x00001000, "MOP config" },
+    { 0xffbd8000, 0x00008000, "Dest window" },
+    { 0xffe00000, 0x00040000, "Tensix GPRs" },
+    { 0xffe40000, 0x00030000, "Tensix instruction buffers" },
+    { 0xffe80000, 0x00030000, "PC buffers, TTSync, semaphores" },
+    { 0xffec0000, 0x00004000, "core mailboxes" },
+    { 0xffef0000, 0x00010000, "Tensix configuration" },
+};
+
+static const char *tt_tile_block_name(hwaddr addr)
+{
+    for (int i = 0; i < ARRAY_SIZE(tt_tile_unmodelled); i++) {
+        const TTTileBlock *b = &tt_tile_unmodelled[i];
+
+        if (addr >= b->base && addr - b->base < b->size) {
+            return b->name;
+        }
+    }
+    return NULL;
+}
+
+static void tt_tile_log_unmapped(TTTensixTile *t, hwaddr addr, bool write)
+{
+    const char *name = tt_tile_block_name(addr);
+
+    if (name) {
+        qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: %s at 0x%" HWADDR_PRIx
+                      " is not implemented (%s)\n", __func__, t->x, t->y,
+                      write ? "write" : "read", addr, name);
+    } else {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: x%dy%d: %s at 0x%" HWADDR_PRIx
+                      " hits no block\n", __func__, t->x, t->y,
+                      write ? "write" : "read", addr);
+    }
+}
+
+static uint64_t tt_tile_unmapped_read(void *opaque, hwaddr addr,
+                                      unsigned size)
+{
+    tt_tile_log_unmapped(opaque, addr, false);
+    return 0;
+}
+
+static void tt_tile_unmapped_write(void *opaque, hwaddr addr, uint64_t val,
+                                   unsigned size)
+{
+    tt_tile_log_unmapped(opaque, addr, true);
+}
+
+static const MemoryRegionOps tt_tile_unmapped_ops = {
+    .read = tt_tile_unmapped_read,
+    .write = tt_tile_unmapped_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid.min_access_size = 1,
+    .valid.max_access_size = 8,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 8,
+};
+
+void tt_tensix_tile_init_cores(TTTensixTile *t, Object *clusters[])
+{
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        g_autofree char *name = g_strdup_printf("x%dy%d-%s", t->x, t->y,
+                                                tt_core_role_name[r]);
+
+        object_initialize_child(clusters[r], name, &t->core[r],
+                                r <= TT_NCRISC ? TYPE_RISCV_CPU_TT_BH_DM
+                                               : TYPE_RISCV_CPU_TT_BH_TRISC);
+    }
+}
+
+static void tt_tile_init_core_memory(TTTensixTile *t, TTCoreRole r,
+                                     Error **errp)
+{
+    Object *o = OBJECT(t);
+    const char *role = tt_core_role_name[r];
+    g_autofree char *ldm = g_strdup_printf("x%dy%d-%s-ldm", t->x, t->y, role);
+    g_autofree char *slow = g_strdup_printf("%s-slow", ldm);
+
+    memory_region_init(&t->root[r], o, role, UINT64_MAX);
+    if (!memory_region_init_ram(&t->ldm[r], o, ldm, tt_ldm_size(r), errp)) {
+        return;
+    }
+    memory_region_add_subregion(&t->root[r], TT_LDM_BASE, &t->ldm[r]);
+    memory_region_init_alias(&t->view_alias[r], o, "tile-view", &t->view, 0,
+                             UINT64_MAX);
+    memory_region_add_subregion_overlap(&t->root[r], 0, &t->view_alias[r],
+                                        -1);
+    /* Shared "slow" alias of each LDM, visible to all cores (and the NOC) */
+    memory_region_init_alias(&t->slow_ldm[r], o, slow, &t->ldm[r], 0,
+                             tt_ldm_size(r));
+    memory_region_add_subregion(&t->view, TT_SLOW_LDM_BASE +
+                                r * TT_SLOW_LDM_STRIDE, &t->slow_ldm[r]);
+
+    object_property_set_link(OBJECT(&t->core[r]), "memory",
+                             OBJECT(&t->root[r]), &error_abort);
+    object_property_set_bool(OBJECT(&t->core[r]), "start-powered-off", true,
+                             &error_abort);
+}
+
+static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
+{
+    SysBusDevice *sbd = SYS_BUS_DEVICE(&t->dbg);
+
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        g_autofree char *cpu = g_strdup_printf("cpu%d", r);
+        g_autofree char *ldm = g_strdup_printf("ldm%d", r);
+
+        object_property_set_link(OBJECT(&t->dbg), cpu, OBJECT(&t->core[r]),
+                                 &error_abort);
+        object_property_set_link(OBJECT(&t->dbg), ldm, OBJECT(&t->ldm[r]),
+                                 &error_abort);
+    }
+    qdev_prop_set_uint8(DEVICE(&t->dbg), "x", t->x);
+    qdev_prop_set_uint8(DEVICE(&t->dbg), "y", t->y);
+    if (!sysbus_realize(sbd, errp)) {
+        return false;
+    }
+    memory_region_add_subregion(&t->view, TT_DEBUG_REGS_BASE,
+                                sysbus_mmio_get_region(sbd, 0));
+    memory_region_add_subregion(&t->view, TT_PIC_BASE,
+                                sysbus_mmio_get_region(sbd, 1));
+
+    for (int n = 0; n < TT_NUM_NOCS; n++) {
+        DeviceState *d = DEVICE(&t->niu[n]);
+        /* NOC1 numbers the grid from the opposite corner (noc-and-niu 8.2) */
+        int x = n ? TT_GRID_W - 1 - t->x : t->x;
+        int y = n ? TT_GRID_H - 1 - t->y : t->y;
+        uint32_t node = FIELD_DP32(0, NOC_NODE_ID, X, x);
+
+        node = FIELD_DP32(node, NOC_NODE_ID, Y, y);
+        node = FIELD_DP32(node, NOC_NODE_ID, WIDTH, TT_GRID_W);
+        node = FIELD_DP32(node, NOC_NODE_ID, HEIGHT, TT_GRID_H);
+        node = FIELD_DP32(node, NOC_NODE_ID, X_FIRST, n == 0);
+        qdev_prop_set_uint8(d, "noc", n);
+        qdev_prop_set_uint32(d, "node-id", node);
+        qdev_prop_set_uint32(d, "logical-id", TT_NOC_XY(t->vx, t->vy));
+        qdev_prop_set_uint32(d, "endpoint-id",
+                             (n << 24) | (TT_ENDPOINT_TENSIX << 8));
+        if (!sysbus_realize(SYS_BUS_DEVICE(d), errp)) {
+            return false;
+        }
+        memory_region_add_subregion(&t->view, TT_NIU_BASE(n),
+                                    sysbus_mmio_get_region(SYS_BUS_DEVICE(d),
+                                                           0));
+    }
+    return true;
+}
+
+static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
+{
+    TTTensixTile *t = TT_TENSIX_TILE(dev);
+    Object *o = OBJECT(t);
+    g_autofree char *l1 = g_strdup_printf("x%dy%d-l1", t->x, t->y);
+
+    memory_region_init(&t->view, o, "tile-view", UINT64_MAX);
+    if (!memory_region_init_ram(&t->l1, o, l1, TT_L1_SIZE, errp)) {
+        return;
+    }
+    memory_region_add_subregion(&t->view, 0, &t->l1);
+    memory_region_init_io(&t->unmapped, o, &tt_tile_unmapped_ops, t,
+                          "tile-unmapped", UINT64_MAX);
+    memory_region_enable_lockless_io(&t->unmapped);
+    memory_region_add_subregion_overlap(&t->view, 0, &t->unmapped, -1000);
+
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        tt_tile_init_core_memory(t, r, errp);
+        if (*errp) {
+            return;
+        }
+    }
+    tt_tile_realize_blocks(t, errp);
+}
+
+static void tt_tensix_tile_init(Object *obj)
+{
+    TTTensixTile *t = TT_TENSIX_TILE(obj);
+
+    object_initialize_child(obj, "debug-regs", &t->dbg,
+                            TYPE_TT_RISCV_DEBUG_REGS);
+    object_initialize_child(obj, "niu0", &t->niu[0], TYPE_TT_NIU);
+    object_initialize_child(obj, "niu1", &t->niu[1], TYPE_TT_NIU);
+}
+
+static const Property tt_tensix_tile_props[] = {
+    DEFINE_PROP_UINT8("x", TTTensixTile, x, 0),
+    DEFINE_PROP_UINT8("y", TTTensixTile, y, 0),
+    DEFINE_PROP_UINT8("vx", TTTensixTile, vx, 0),
+    DEFINE_PROP_UINT8("vy", TTTensixTile, vy, 0),
+};
+
+static void tt_tensix_tile_class_init(ObjectClass *klass, const void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+
+    dc->desc = "Tenstorrent Blackhole Tensix tile";
+    dc->realize = tt_tensix_tile_realize;
+    dc->user_creatable = false;
+    device_class_set_props(dc, tt_tensix_tile_props);
+}
+
+static const TypeInfo tt_tensix_tile_types[] = {
+    {
+        .name = TYPE_TT_TENSIX_TILE,
+        .parent = TYPE_DEVICE,
+        .instance_size = sizeof(TTTensixTile),
+        .instance_init = tt_tensix_tile_init,
+        .class_init = tt_tensix_tile_class_init,
+    },
+};
+
+DEFINE_TYPES(tt_tensix_tile_types)

@@ -1,0 +1,131 @@
+/*
+ * Tenstorrent Blackhole NOC grid: which node sits at which coordinate, the
+ * translated ("virtual") coordinate system firmware uses, harvesting, and the
+ * bank-to-NOC table the host writes into L1.
+ *
+ * Pure data and lookups; no QOM.  Filled once at machine creation and read
+ * only afterwards, so any thread may use it without locking.
+ *
+ * Sources: tt-umd blackhole_implementation.hpp and soc descriptor
+ * blackhole_140_arch.yaml (physical placement), tt-isa-documentation
+ * BlackholeA0/NoC/MemoryMap.md, project seed 000 (board grids, bank table);
+ * summarised in the project's specs noc-and-niu.md section 8.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_TENSTORRENT_GRID_H
+#define HW_TENSTORRENT_GRID_H
+
+/* Physical NOC0 grid: x 0..16, y 0..11 (noc-and-niu.md 8.1) */
+#define TT_GRID_W               17
+#define TT_GRID_H               12
+#define TT_TENSIX_COLS          14
+#define TT_TENSIX_ROWS          10
+#define TT_TENSIX_Y0            2
+#define TT_MAX_TILES            (TT_TENSIX_COLS * TT_TENSIX_ROWS)
+#define TT_CORES_PER_TILE       5
+#define TT_MAX_CORES            (TT_MAX_TILES * TT_CORES_PER_TILE)
+#define TT_DRAM_BANKS           8
+#define TT_DRAM_PORTS           3
+#define TT_NUM_NOCS             2
+
+/* Translated coordinates of non-Tensix nodes (tt-umd, seed 000 sections 4-5) */
+#define TT_VIRT_DRAM_X0         17
+#define TT_VIRT_DRAM_Y0         12
+#define TT_VIRT_PCIE_X          19
+#define TT_VIRT_PCIE_Y          24
+
+/* Packed coordinate as in NOC registers and the bank table: (y << 6) | x */
+#define TT_NOC_XY(x, y)         ((((y) & 0x3f) << 6) | ((x) & 0x3f))
+
+typedef enum TTBoard {
+    TT_BOARD_P150,
+    TT_BOARD_P100A,
+} TTBoard;
+
+typedef enum TTCoreRole {
+    TT_BRISC,
+    TT_NCRISC,
+    TT_TRISC0,
+    TT_TRISC1,
+    TT_TRISC2,
+} TTCoreRole;
+
+typedef enum TTNodeKind {
+    TT_NODE_NONE,       /* routing fabric only */
+    TT_NODE_TENSIX,
+    TT_NODE_DRAM,
+    TT_NODE_PCIE,
+    TT_NODE_ARC,
+    TT_NODE_ETH,
+    TT_NODE_SECURITY,
+    TT_NODE_L2CPU,
+} TTNodeKind;
+
+typedef struct TTNode {
+    TTNodeKind kind;
+    int8_t index;       /* tile index, DRAM bank, PCIe/ETH/L2CPU instance */
+    int8_t port;        /* DRAM port 0..2 */
+} TTNode;
+
+typedef struct TTGrid {
+    TTBoard board;
+    uint32_t harvested_cols;    /* bit x: physical Tensix column x harvested */
+    int harvested_dram_bank;    /* physical bank, -1 for none */
+    int ntiles;
+    int ndram;                  /* enabled banks */
+    int pcie_x;                 /* physical x of the enabled PCIe endpoint */
+    /* enabled Tensix tiles in column-major order, physical NOC0 coordinates */
+    uint8_t tile_x[TT_MAX_TILES];
+    uint8_t tile_y[TT_MAX_TILES];
+    /* translated x of each enabled tile (harvested columns move to the end) */
+    uint8_t tile_vx[TT_MAX_TILES];
+    TTNode node[TT_GRID_W][TT_GRID_H];
+} TTGrid;
+
+extern const char *const tt_core_role_name[TT_CORES_PER_TILE];
+
+/* The 14 physical Tensix columns in ascending order */
+extern const uint8_t tt_tensix_cols[TT_TENSIX_COLS];
+
+/*
+ * Fill @g for @board with the given harvesting.  Returns false with a
+ * message in @err if the combination is invalid.
+ */
+bool tt_grid_init(TTGrid *g, TTBoard board, uint32_t harvested_cols,
+                  int harvested_dram_bank, const char **err);
+
+/* Number of Tensix tiles left by a harvested-column mask */
+int tt_grid_count_tiles(uint32_t harvested_cols);
+
+/* Node at physical NOC0 (x, y); kind TT_NODE_NONE when outside the grid. */
+TTNode tt_grid_node(const TTGrid *g, int x, int y);
+
+/* Tile index of physical (x, y), or -1 */
+int tt_grid_tile_at(const TTGrid *g, int x, int y);
+
+/* Physical NOC0 coordinates of port @port of physical DRAM bank @bank */
+void tt_grid_dram_port_xy(int bank, int port, int *x, int *y);
+
+/*
+ * Translated coordinates (x, first port y) of software DRAM bank @bank,
+ * 0 <= bank < g->ndram, with seed 000 section 7's harvesting remap.
+ */
+void tt_grid_dram_bank_vxy(const TTGrid *g, int bank, int *x, int *y0);
+
+/* Port offset per software bank and NOC used by firmware (seed 000 s. 4) */
+int tt_grid_dram_bank_port(int bank, int noc);
+
+/*
+ * Size in bytes of the bank-to-NOC table for a firmware built with
+ * @num_dram / @num_l1 banks: the four arrays tt-metal's
+ * noc_bank_table_init() reads back to back.
+ */
+size_t tt_grid_bank_table_size(int num_dram, int num_l1);
+
+/* Write that table (little endian) into @buf of tt_grid_bank_table_size() */
+void tt_grid_bank_table(const TTGrid *g, int num_dram, int num_l1,
+                        uint8_t *buf);
+
+#endif

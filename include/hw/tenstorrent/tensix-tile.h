@@ -1,0 +1,70 @@
+/*
+ * Tenstorrent Blackhole Tensix tile: 1.5 MiB L1, five baby RISC-V cores each
+ * with a private LDM at 0xFFB00000, and the tile's register blocks.
+ *
+ * Memory: @view holds what every core of the tile sees (L1 at 0, register
+ * blocks, slow LDM aliases, and a background region that logs accesses to
+ * unmodelled blocks).  Each core's @root holds its private LDM over an alias
+ * of @view, and is that CPU's address space.  The layout never changes after
+ * realize.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_TENSTORRENT_TENSIX_TILE_H
+#define HW_TENSTORRENT_TENSIX_TILE_H
+
+#include "hw/qdev-core.h"
+#include "target/riscv/cpu.h"
+#include "hw/tenstorrent/grid.h"
+#include "hw/tenstorrent/niu.h"
+#include "hw/tenstorrent/riscv-debug-regs.h"
+#include "qom/object.h"
+
+#define TYPE_TT_TENSIX_TILE "tt-tensix-tile"
+OBJECT_DECLARE_SIMPLE_TYPE(TTTensixTile, TT_TENSIX_TILE)
+
+/* tile-address-map.md 3 and 5 */
+#define TT_L1_SIZE              0x180000u
+#define TT_LDM_BASE             0xffb00000u
+#define TT_LDM_SIZE_DM          0x2000u     /* BRISC, NCRISC */
+#define TT_LDM_SIZE_TRISC       0x1000u
+#define TT_SLOW_LDM_BASE        0xffb14000u /* + role * 0x2000 */
+#define TT_SLOW_LDM_STRIDE      0x2000u
+
+struct TTTensixTile {
+    DeviceState parent_obj;
+
+    /* storage only: each core's QOM parent is its role's CPU cluster */
+    RISCVCPU core[TT_CORES_PER_TILE];
+
+    MemoryRegion l1;
+    MemoryRegion view;
+    MemoryRegion unmapped;
+    MemoryRegion root[TT_CORES_PER_TILE];
+    MemoryRegion ldm[TT_CORES_PER_TILE];
+    MemoryRegion view_alias[TT_CORES_PER_TILE];
+    MemoryRegion slow_ldm[TT_CORES_PER_TILE];
+
+    TTRiscvDebugRegs dbg;
+    TTNiu niu[TT_NUM_NOCS];
+
+    /* properties */
+    uint8_t x, y;               /* physical NOC0 coordinates */
+    uint8_t vx, vy;             /* translated coordinates */
+};
+
+/* Create the cores as children of @clusters (one per role); call first. */
+void tt_tensix_tile_init_cores(TTTensixTile *t, Object *clusters[]);
+
+static inline CPUState *tt_tile_cpu(TTTensixTile *t, TTCoreRole role)
+{
+    return CPU(&t->core[role]);
+}
+
+static inline uint32_t tt_ldm_size(TTCoreRole role)
+{
+    return role <= TT_NCRISC ? TT_LDM_SIZE_DM : TT_LDM_SIZE_TRISC;
+}
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * Minimal firmware set following tt-metal's boot protocol (fw-layout=tt-test):
+ * the host writes a JAL at L1 0 and RUN_MSG_INIT into the go message and
+ * releases BRISC; BRISC sets the subordinates' reset PCs, releases them and
+ * waits for each to report DONE in mailboxes_t.subordinate_sync; then it
+ * writes RUN_MSG_DONE into the go message.  Every core first computes a
+ * checksum (WORK rounds of xorshift32) seeded by its tile and role and
+ * stores it at RESULT(role), so a host can verify real work was done.
+ */
+#include "tt.h"
+
+#define SUBORDINATE_SYNC    0x68u       /* mailboxes_t at 0x60, + 8 */
+#define GO_MSG              0x470u      /* go_messages[0] */
+#define RUN_MSG_INIT        0x40u
+#define RUN_MSG_DONE        0x00u
+#define RESULT(role)        (0x20000u + 4 * (role))
+#define RESULT_TILE         0x20014u
+
+#if defined(ROLE_brisc)
+#define ROLE BRISC
+#elif defined(ROLE_ncrisc)
+#define ROLE NCRISC
+#elif defined(ROLE_trisc0)
+#define ROLE TRISC0
+#elif defined(ROLE_trisc1)
+#define ROLE TRISC1
+#else
+#define ROLE TRISC2
+#endif
+
+/* In LDM .data: only right if the LDM image was placed and copied. */
+uint32_t salt = 0x9e3779b9u;
+
+static uint32_t work(uint32_t id)
+{
+    uint32_t x = (id * 5 + ROLE) ^ salt, acc = 0;
+
+    for (uint32_t i = 0; i < WORK; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        acc = acc * 31 + x;
+    }
+    return acc;
+}
+
+int main(void)
+{
+    uint32_t id = REG32(NOC_ID_LOGICAL(0));
+
+#if ROLE == BRISC
+    /* tt-metal brisc.cc: set_deassert_addresses(), deassert_all_reset() */
+    REG32(SUBORDINATE_SYNC) = 0x40404040u;
+    REG32(NCRISC_RESET_PC) = 0x5800;
+    REG32(NCRISC_RESET_PC_OVERRIDE) = 1;
+    for (int t = 0; t < 3; t++) {
+        REG32(TRISC_RESET_PC(t)) = 0x6000 + 0x800 * t;
+    }
+    REG32(TRISC_RESET_PC_OVERRIDE) = 7;
+    REG32(SOFT_RESET_0) = 0;
+    REG32(RESULT_TILE) = id;
+    REG32(RESULT(BRISC)) = work(id);
+    while (REG32(SUBORDINATE_SYNC) != 0) {
+    }
+    *(volatile uint8_t *)(GO_MSG + 3) = RUN_MSG_DONE;
+#else
+    REG32(RESULT(ROLE)) = work(id);
+    *(volatile uint8_t *)(SUBORDINATE_SYNC + ROLE - 1) = 0;
+#endif
+    for (;;) {
+    }
+}

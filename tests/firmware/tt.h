@@ -1,0 +1,87 @@
+/*
+ * Shared definitions for the project's RV32 test firmware.
+ * Addresses: tile-address-map.md (tt-isa-documentation, tt-metal tensix.h).
+ */
+#ifndef TT_FW_H
+#define TT_FW_H
+
+#include <stdint.h>
+
+#define REG32(a)            (*(volatile uint32_t *)(uintptr_t)(a))
+
+#define LDM_BASE            0xffb00000u
+#define DEBUG_REGS          0xffb12000u
+#define SOFT_RESET_0        (DEBUG_REGS + 0x1b0)
+#define WALL_CLOCK_L        (DEBUG_REGS + 0x1f0)
+#define WALL_CLOCK_1        (DEBUG_REGS + 0x1f4)
+#define WALL_CLOCK_H        (DEBUG_REGS + 0x1f8)
+#define DISABLE_RESET       (DEBUG_REGS + 0x224)
+#define TRISC_RESET_PC(n)   (DEBUG_REGS + 0x228 + 4 * (n))
+#define TRISC_RESET_PC_OVERRIDE (DEBUG_REGS + 0x234)
+#define NCRISC_RESET_PC     (DEBUG_REGS + 0x238)
+#define NCRISC_RESET_PC_OVERRIDE (DEBUG_REGS + 0x23c)
+#define PC_READBACK(role)   (0xffb13138u + 4 * (role))
+#define SLOW_LDM(role)      (0xffb14000u + 0x2000u * (role))
+#define NIU_BASE(noc)       (0xffb20000u + 0x10000u * (noc))
+#define NOC_ID_LOGICAL(noc) (NIU_BASE(noc) + 0x148)
+#define NOC_NODE_ID(noc)    (NIU_BASE(noc) + 0x44)
+
+#define SOFT_RESET_ALL      0x47800u
+#define SOFT_RESET_BRISC    (1u << 11)
+#define SOFT_RESET_TRISCS   (7u << 12)
+#define SOFT_RESET_NCRISC   (1u << 18)
+
+enum { BRISC, NCRISC, TRISC0, TRISC1, TRISC2, NCORES };
+
+/* Semihosting (RISC-V: slli/ebreak/srai, same page) */
+static inline long semihost(long op, long arg)
+{
+    register long a0 __asm__("a0") = op;
+    register long a1 __asm__("a1") = arg;
+
+    __asm__ volatile(".balign 16\n\t"
+                     ".option push\n\t.option norvc\n\t"
+                     "slli x0, x0, 0x1f\n\tebreak\n\tsrai x0, x0, 7\n\t"
+                     ".option pop"
+                     : "+r"(a0) : "r"(a1) : "memory");
+    return a0;
+}
+
+static inline void sh_puts(const char *s)
+{
+    semihost(0x04, (long)s);
+}
+
+static inline void __attribute__((noreturn)) sh_exit(int code)
+{
+    static uint32_t args[2];
+
+    args[0] = 0x20026;  /* ADP_Stopped_ApplicationExit */
+    args[1] = code;
+    semihost(0x20, (long)args);   /* SYS_EXIT_EXTENDED */
+    for (;;) {
+    }
+}
+
+static inline uint32_t wall_clock(void)
+{
+    return REG32(WALL_CLOCK_L);
+}
+
+/* Spin until *p == v or about @cycles wall-clock ticks pass */
+static inline int wait_eq(volatile uint32_t *p, uint32_t v, uint32_t cycles)
+{
+    uint32_t t0 = wall_clock();
+
+    while (*p != v) {
+        if (wall_clock() - t0 > cycles) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+#define CSR_READ(csr) ({ uint32_t v_; \
+    __asm__ volatile("csrr %0, " #csr : "=r"(v_)); v_; })
+
+#endif

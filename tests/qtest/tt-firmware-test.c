@@ -1,0 +1,2 @@
+#include "qemu/osdep.h"
+int main(void){return 0;}

@@ -1,0 +1,125 @@
+/*
+ * Helpers for the Blackhole qtests.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/cutils.h"
+#include "tt-qtest-util.h"
+
+const int tt_tensix_cols[14] = { 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14,
+                                 15, 16 };
+
+static gchar **tt_ok(QTestState *qts, gchar **w, const char *cmd)
+{
+    if (!w[0] || strcmp(w[0], "OK") != 0) {
+        g_autofree char *reply = g_strjoinv(" ", w);
+
+        g_error("'%s' answered '%s'", cmd, reply);
+    }
+    return w;
+}
+
+uint32_t tt_readl(QTestState *qts, int x, int y, const char *role,
+                  uint64_t addr)
+{
+    g_autofree char *cmd = g_strdup_printf("tt readl %d %d %s 0x%" PRIx64,
+                                           x, y, role, addr);
+    g_auto(GStrv) w = tt_ok(qts, qtest_raw_cmd(qts, "%s", cmd), cmd);
+    uint64_t v;
+
+    g_assert(w[1]);
+    g_assert_cmpint(qemu_strtou64(w[1], NULL, 0, &v), ==, 0);
+    return v;
+}
+
+bool tt_readl_fails(QTestState *qts, int x, int y, const char *role,
+                    uint64_t addr)
+{
+    g_auto(GStrv) w = qtest_raw_cmd(qts, "tt readl %d %d %s 0x%" PRIx64, x,
+                                    y, role, addr);
+
+    return w[0] && !strcmp(w[0], "FAIL");
+}
+
+void tt_writel(QTestState *qts, int x, int y, const char *role,
+               uint64_t addr, uint32_t val)
+{
+    g_autofree char *cmd = g_strdup_printf("tt writel %d %d %s 0x%" PRIx64
+                                           " 0x%x", x, y, role, addr, val);
+    g_auto(GStrv) w = tt_ok(qts, qtest_raw_cmd(qts, "%s", cmd), cmd);
+}
+
+void tt_read(QTestState *qts, int x, int y, const char *role, uint64_t addr,
+             void *buf, size_t len)
+{
+    g_autofree char *cmd = g_strdup_printf("tt read %d %d %s 0x%" PRIx64
+                                           " %zu", x, y, role, addr, len);
+    g_auto(GStrv) w = tt_ok(qts, qtest_raw_cmd(qts, "%s", cmd), cmd);
+    uint8_t *p = buf;
+
+    g_assert(w[1] && strlen(w[1]) == 2 + 2 * len);
+    for (size_t i = 0; i < len; i++) {
+        char b[3] = { w[1][2 + 2 * i], w[1][3 + 2 * i], 0 };
+
+        p[i] = strtoul(b, NULL, 16);
+    }
+}
+
+void tt_write(QTestState *qts, int x, int y, const char *role, uint64_t addr,
+              const void *buf, size_t len)
+{
+    GString *cmd = g_string_new("");
+    const uint8_t *p = buf;
+    gchar **w;
+
+    g_string_printf(cmd, "tt write %d %d %s 0x%" PRIx64 " %zu 0x", x, y, role,
+                    addr, len);
+    for (size_t i = 0; i < len; i++) {
+        g_string_append_printf(cmd, "%02x", p[i]);
+    }
+    w = tt_ok(qts, qtest_raw_cmd(qts, "%s", cmd->str), cmd->str);
+    g_strfreev(w);
+    g_string_free(cmd, true);
+}
+
+bool tt_cpu(QTestState *qts, int x, int y, const char *role, int *index,
+            int *halted, uint64_t *pc)
+{
+    g_auto(GStrv) w = qtest_raw_cmd(qts, "tt cpu %d %d %s", x, y, role);
+    uint64_t v;
+
+    if (!w[0] || strcmp(w[0], "OK") != 0) {
+        return false;
+    }
+    g_assert(w[1] && w[2] && w[3]);
+    *index = atoi(w[1]);
+    *halted = atoi(w[2]);
+    g_assert_cmpint(qemu_strtou64(w[3], NULL, 0, &v), ==, 0);
+    *pc = v;
+    return true;
+}
+
+int tt_run_qemu(const char *args, char **err)
+{
+    const char *bin = g_getenv("QTEST_QEMU_BINARY");
+    g_autofree char *cmd = g_strdup_printf("%s -display none -monitor none "
+                                           "-serial none %s", bin, args);
+    g_autoptr(GError) gerr = NULL;
+    g_auto(GStrv) argv = NULL;
+    int status;
+
+    g_assert(bin);
+    g_assert(g_shell_parse_argv(cmd, NULL, &argv, NULL));
+    g_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                          NULL, NULL, err, &status, &gerr));
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char *tt_firmware_dir(void)
+{
+    const char *d = g_getenv("TT_FIRMWARE_DIR");
+
+    return d ? d : "../firmware";
+}

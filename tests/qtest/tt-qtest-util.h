@@ -1,0 +1,40 @@
+/*
+ * Helpers for the Blackhole qtests: the machine's "tt" qtest command
+ * (hw/tenstorrent/blackhole-qtest.c) and running QEMU to check errors.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef TT_QTEST_UTIL_H
+#define TT_QTEST_UTIL_H
+
+#include "libqtest.h"
+
+/* Physical Tensix columns (noc-and-niu.md 8.1) */
+extern const int tt_tensix_cols[14];
+
+uint32_t tt_readl(QTestState *qts, int x, int y, const char *role,
+                  uint64_t addr);
+void tt_writel(QTestState *qts, int x, int y, const char *role,
+               uint64_t addr, uint32_t val);
+void tt_read(QTestState *qts, int x, int y, const char *role, uint64_t addr,
+             void *buf, size_t len);
+void tt_write(QTestState *qts, int x, int y, const char *role, uint64_t addr,
+              const void *buf, size_t len);
+/* false if the machine answers FAIL (no such core) */
+bool tt_cpu(QTestState *qts, int x, int y, const char *role, int *index,
+            int *halted, uint64_t *pc);
+/* true if "tt readl" at that target fails */
+bool tt_readl_fails(QTestState *qts, int x, int y, const char *role,
+                    uint64_t addr);
+
+/*
+ * Run QEMU with @args (no qtest), return its exit status and stderr in
+ * @err (caller frees).
+ */
+int tt_run_qemu(const char *args, char **err);
+
+/* Directory of the built test firmware ($TT_FIRMWARE_DIR or ../firmware) */
+const char *tt_firmware_dir(void);
+
+#endif

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Run every test of the project: the Blackhole qtests (tests/qtest/tt-*) and
+# the self-checking firmware tests (tests/firmware), which report TAP through
+# semihosting.  Prints each result and ends with "N passed, N failed".
+#
+#   tests/run-tests.sh [BUILD_DIR]
+set -u
+B=$(cd "${1:-build}" && pwd)
+Q=$B/qemu
+src=$(cd "$(dirname "$0")/.." && pwd)
+pass=0
+fail=0
+log=$B/test-logs
+mkdir -p "$log"
+
+count() {   # count TAP lines of file $1 for test $2
+    p=$(grep -c '^ok ' "$1")
+    f=$(grep -c '^not ok ' "$1")
+    grep -E '^(not )?ok ' "$1" | sed "s|^|$2: |"
+    pass=$((pass + p))
+    fail=$((fail + f))
+    if [ "$3" != 0 ] && [ "$f" = 0 ]; then
+        echo "$2: exited with status $3 (log: $1)"
+        tail -5 "$1" | sed "s|^|$2: |"
+        fail=$((fail + 1))
+    fi
+    if [ "$p" = 0 ] && [ "$f" = 0 ] && [ "$3" = 0 ]; then
+        echo "$2: ran no test (log: $1)"
+        fail=$((fail + 1))
+    fi
+}
+
+for t in $(grep -o "'tt-[a-z0-9-]*-test'" \
+           "$src/tests/qtest/tenstorrent/meson.build" | tr -d "'"); do
+    (cd "$Q" && QTEST_QEMU_BINARY=./qemu-system-riscv32 \
+        TT_FIRMWARE_DIR=$B/firmware timeout 1200 \
+        "tests/qtest/$t" --tap -k) > "$log/$t.log" 2>&1
+    count "$log/$t.log" "$t" $?
+done
+
+# Firmware tests: the machine options each one needs, one per line.
+while read -r name elf opts; do
+    case "$name" in ''|'#'*) continue ;; esac
+    timeout 600 "$Q/qemu-system-riscv32" -M "blackhole,firmware=$B/firmware/$elf$opts" \
+        -semihosting-config enable=on,target=native -display none \
+        -monitor none -serial none > "$log/$name.log" 2>&1
+    count "$log/$name.log" "$name" $?
+done < "$src/tests/firmware/tests.list"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -13,8 +13,8 @@ QEMU_BUILD ?= $(BUILD)/qemu
 QEMU_SRC ?= $(BUILD)/src
 QEMU = $(QEMU_BUILD)/qemu-system-riscv32
 FW = $(BUILD)/firmware
-TT_QTESTS := $(shell grep -o "'tt-[a-z0-9-]*-test'" \
-               tests/qtest/tenstorrent/meson.build | tr -d "'")
+TT_QTESTS := $(shell sed -n '/^tt_qtests = \[/,/^]/p' \
+               tests/qtest/tenstorrent/meson.build | grep -o "tt-[a-z0-9-]*-test")
 
 all: qemu firmware
 
@@ -30,14 +30,19 @@ qemu: $(BUILD)/config.mk
 	ninja -C $(QEMU_BUILD) qemu-system-riscv32 \
 	    $(addprefix tests/qtest/,$(TT_QTESTS))
 
-firmware:
+firmware: $(BUILD)/tt-demo-checksum
 	@$(MAKE) -s -C tests/firmware O=$(abspath $(FW))
+
+$(BUILD)/tt-demo-checksum: tools/tt-demo-checksum.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -o $@ $<
 
 check: deps all
 	@tests/run-tests.sh $(BUILD)
 
 demo: deps all
-	@python3 scripts/demo.py --qemu $(QEMU) --firmware $(FW)/demo
+	@python3 scripts/demo.py --qemu $(QEMU) --firmware $(FW)/demo \
+	    --checker $(BUILD)/tt-demo-checksum
 
 bench: deps all
 	@bench/run.sh $(BUILD)

@@ -30,8 +30,8 @@ count() {   # count TAP lines of file $1 for test $2
     fi
 }
 
-for t in $(grep -o "'tt-[a-z0-9-]*-test'" \
-           "$src/tests/qtest/tenstorrent/meson.build" | tr -d "'"); do
+for t in $(sed -n '/^tt_qtests = \[/,/^]/p' \
+           "$src/tests/qtest/tenstorrent/meson.build" | grep -o "tt-[a-z0-9-]*-test"); do
     (cd "$Q" && QTEST_QEMU_BINARY=./qemu-system-riscv32 \
         TT_FIRMWARE_DIR=$B/firmware timeout 1200 \
         "tests/qtest/$t" --tap -k) > "$log/$t.log" 2>&1

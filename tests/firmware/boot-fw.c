@@ -16,16 +16,19 @@
 #define RESULT(role)        (0x20000u + 4 * (role))
 #define RESULT_TILE         0x20014u
 
+/* Role numbers as in tt.h; plain numbers so #if can test them */
 #if defined(ROLE_brisc)
-#define ROLE BRISC
+#define ROLE 0
 #elif defined(ROLE_ncrisc)
-#define ROLE NCRISC
+#define ROLE 1
 #elif defined(ROLE_trisc0)
-#define ROLE TRISC0
+#define ROLE 2
 #elif defined(ROLE_trisc1)
-#define ROLE TRISC1
+#define ROLE 3
+#elif defined(ROLE_trisc2)
+#define ROLE 4
 #else
-#define ROLE TRISC2
+#error "build with -DROLE_<core>"
 #endif
 
 /* In LDM .data: only right if the LDM image was placed and copied. */
@@ -48,7 +51,7 @@ int main(void)
 {
     uint32_t id = REG32(NOC_ID_LOGICAL(0));
 
-#if ROLE == BRISC
+#if ROLE == 0
     /* tt-metal brisc.cc: set_deassert_addresses(), deassert_all_reset() */
     REG32(SUBORDINATE_SYNC) = 0x40404040u;
     REG32(NCRISC_RESET_PC) = 0x5800;
@@ -68,5 +71,6 @@ int main(void)
     *(volatile uint8_t *)(SUBORDINATE_SYNC + ROLE - 1) = 0;
 #endif
     for (;;) {
+        __asm__ volatile("wfi");    /* nothing wakes it: the core idles */
     }
 }

@@ -122,11 +122,12 @@ static void check_identity(void)
     ok(REG32(SOFT_RESET_0) == (SOFT_RESET_ALL & ~SOFT_RESET_BRISC),
        "host released BRISC only: SOFT_RESET_0 = 0x47000");
     ok(REG32(NOC_ID_LOGICAL(1)) == id, "NOC_ID_LOGICAL equal on both NIUs");
-    ok((n0 & 0xfff) == id && ((n0 >> 12) & 0x7f) == 17 &&
+    ok(((n0 >> 6) & 0x3f) == id >> 6 && ((n0 >> 12) & 0x7f) == 17 &&
        ((n0 >> 19) & 0x7f) == 12 && (n0 >> 28 & 1),
-       "NOC0 NODE_ID: own coordinates, 17x12 grid, X-first");
-    ok((n1 & 0x3f) == 16 - (id & 0x3f) && ((n1 >> 6) & 0x3f) == 11 - (id >> 6)
-       && !(n1 >> 28 & 1), "NOC1 NODE_ID: reflected coordinates");
+       "NOC0 NODE_ID: own row, 17x12 grid, X-first routing");
+    ok((n1 & 0x3f) == 16 - (n0 & 0x3f) &&
+       ((n1 >> 6) & 0x3f) == 11 - ((n0 >> 6) & 0x3f) && !(n1 >> 28 & 1),
+       "NOC1 NODE_ID: NOC0 coordinates reflected, Y-first routing");
 }
 
 static void check_reset(void)

@@ -104,7 +104,7 @@ static void check_identity(QTestState *qts, uint32_t harvested)
             g_assert_cmphex(n1, ==, (16 - x) | (11 - y) << 6 | 17 << 12 |
                             12 << 19);
             g_assert_cmphex(tt_readl(qts, x, y, "brisc", NIU_ENDPOINT_ID(1)),
-                            ==, 0x01000100);
+                            ==, 0x01010000);
             g_assert_cmphex(tt_readl(qts, x, y, "brisc", NIU_CMD_BUF_AVAIL),
                             ==, 0x1f1f1f1f);
         }

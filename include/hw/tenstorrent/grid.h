@@ -65,7 +65,7 @@ typedef enum TTNodeKind {
 
 typedef struct TTNode {
     TTNodeKind kind;
-    int8_t index;       /* tile index, DRAM bank, PCIe/ETH/L2CPU instance */
+    int16_t index;      /* tile index, DRAM bank, PCIe/ETH/L2CPU instance */
     int8_t port;        /* DRAM port 0..2 */
 } TTNode;
 

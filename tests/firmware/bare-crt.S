@@ -61,3 +61,10 @@ trap_entry:
     lw t1, 4(sp)
     addi sp, sp, 16
     mret
+
+    /* mcause of the last trap per role; a test may define its own */
+    .data
+    .weak trap_cause
+    .balign 4
+trap_cause:
+    .space 20

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Benchmarks of the blackhole machine (no pass/fail; numbers for the notes).
+#   bench/run.sh [BUILD_DIR]
+#
+#  startup   time from exec to the QMP greeting (machine fully created) and
+#            resident memory of an idle P150 with every core held in reset
+#  w1-1core  MIPS of one BRISC running the W1 integer loop
+#            (tests/firmware/bench-w1.c; 17 or 18 instructions/iteration
+#            depending on the branch, counted as 17.5)
+set -eu
+B=$(cd "${1:-build}" && pwd)
+QEMU=$B/qemu/qemu-system-riscv32
+
+startup() {   # board
+    python3 - "$QEMU" "$1" <<'PY'
+import socket, subprocess, sys, time, os
+qemu, board = sys.argv[1:3]
+t0 = time.monotonic()
+p = subprocess.Popen([qemu, "-M", "blackhole,board=" + board, "-display",
+                      "none", "-monitor", "none", "-serial", "none", "-qmp",
+                      "stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+p.stdin.write(b'{"execute":"qmp_capabilities"}\n'); p.stdin.flush()
+p.stdout.readline()                      # greeting
+p.stdout.readline()                      # reply: the main loop is running
+t = time.monotonic() - t0
+time.sleep(1)
+rss = [l for l in open("/proc/%d/status" % p.pid) if l.startswith("VmRSS")]
+cpu = sum(int(v) for v in open("/proc/%d/stat" % p.pid).read().split()[13:15])
+time.sleep(2)
+cpu2 = sum(int(v) for v in open("/proc/%d/stat" % p.pid).read().split()[13:15])
+p.stdin.write(b'{"execute":"quit"}\n'); p.stdin.flush(); p.wait()
+print("startup %-6s %.2f s to QMP, %s, idle CPU %.1f%% of one core"
+      % (board, t, rss[0].split(":")[1].strip(),
+         (cpu2 - cpu) / os.sysconf("SC_CLK_TCK") / 2 * 100))
+PY
+}
+
+startup p150
+startup p100a
+
+out=$("$QEMU" -M "blackhole,firmware=$B/firmware/bench-w1.elf,harvested-tensix-cols=2:3:4:5:6:7:10:11:12:13:14:15:16" \
+      -semihosting-config enable=on,target=native -display none \
+      -monitor none -serial none 2>&1)
+python3 - "$out" <<'PY'
+import sys
+line = [l for l in sys.argv[1].splitlines() if l.startswith("W1 ")][0]
+f = dict(kv.split("=") for kv in line.split()[1:])
+iters, ticks = int(f["iters"][2:], 16), int(f["t"], 16)
+secs = ticks / 1.35e9
+print("w1-1core %d iterations in %.3f s: %.0f MIPS" %
+      (iters, secs, iters * 17.5 / secs / 1e6))
+PY

@@ -217,8 +217,9 @@ bool blackhole_fw_prepare(TTBlackholeMachine *m, int ntiles, int ndram,
         return false;
     }
     for (int r = 0; r < (bare ? 1 : TT_CORES_PER_TILE); r++) {
-        g_autofree char *path = bare ? g_strdup(MACHINE(m)->firmware) :
-            g_strdup_printf("%s/%s.elf", MACHINE(m)->firmware, tt_core_role_name[r]);
+        const char *fw = MACHINE(m)->firmware;
+        g_autofree char *path = bare ? g_strdup(fw) :
+            g_strdup_printf("%s/%s.elf", fw, tt_core_role_name[r]);
 
         m->fw_img[r] = tt_fw_load_elf(m, r, bare, path, errp);
         if (!m->fw_img[r]) {

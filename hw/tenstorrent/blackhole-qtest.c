@@ -109,9 +109,13 @@ static const char *tt_qtest_do(CharFrontend *chr, gchar **w)
                 return "expected 0x and two hex digits per byte";
             }
             for (uint64_t i = 0; i < len; i++) {
-                char b[3] = { w[6][2 + 2 * i], w[6][3 + 2 * i], 0 };
+                int hi = g_ascii_xdigit_value(w[6][2 + 2 * i]);
+                int lo = g_ascii_xdigit_value(w[6][3 + 2 * i]);
 
-                buf[i] = strtoul(b, NULL, 16);
+                if (hi < 0 || lo < 0) {
+                    return "expected 0x and two hex digits per byte";
+                }
+                buf[i] = hi << 4 | lo;
             }
             res = address_space_write(as, addr, MEMTXATTRS_UNSPECIFIED, buf,
                                       len);

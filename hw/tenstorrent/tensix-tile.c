@@ -13,6 +13,7 @@
 #include "qapi/error.h"
 #include "hw/qdev-properties.h"
 #include "hw/sysbus.h"
+#include "system/ramblock.h"
 #include "hw/tenstorrent/tensix-tile.h"
 #include "trace.h"
 
@@ -201,7 +202,23 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
             return;
         }
     }
-    tt_tile_realize_blocks(t, errp);
+    if (!tt_tile_realize_blocks(t, errp)) {
+        return;
+    }
+    /*
+     * L1 and the LDMs (through the slow aliases) are in this tile's five
+     * address spaces only; NOC, host and debugger use address_space_*()
+     * calls, not TLBs.  Telling QEMU keeps code-page protection O(5).
+     */
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        t->ram_cpus[r] = CPU(&t->core[r]);
+    }
+    qemu_ram_block_set_tlb_cpus(t->l1.ram_block, t->ram_cpus,
+                                TT_CORES_PER_TILE);
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        qemu_ram_block_set_tlb_cpus(t->ldm[r].ram_block, t->ram_cpus,
+                                    TT_CORES_PER_TILE);
+    }
 }
 
 static void tt_tensix_tile_init(Object *obj)

@@ -226,6 +226,71 @@ static void test_boot_p100a(void)
     boot_all(",board=p100a", (1u << 15) | (1u << 16), 120);
 }
 
+/*
+ * -device loader writes into one core's view and leaves the core held;
+ * released, it starts at its reset PC, not at the ELF entry.
+ */
+static void test_generic_loader(void)
+{
+    QTestState *qts = qtest_initf("-M blackhole,harvested-tensix-cols="
+                                  "2:3:4:5:6:7:10:11:12:13:14:15:16 "
+                                  "-device loader,file=%s/core-test.elf,"
+                                  "cpu-num=6", tt_firmware_dir());
+    int index, halted;
+    uint64_t pc;
+
+    /* cpu 6 = tile 1 (x1y3) NCRISC; core-test.elf: "li a0, 1" at 0x12000 */
+    g_assert_cmphex(tt_readl(qts, 1, 3, "brisc", 0x12000), ==, 0x00100513);
+    g_assert_cmphex(tt_readl(qts, 1, 2, "brisc", 0x12000), ==, 0);
+    g_assert_true(tt_cpu(qts, 1, 3, "ncrisc", &index, &halted, &pc));
+    g_assert_cmpint(index, ==, 6);
+    g_assert_cmpint(halted, ==, 1);
+    tt_writel(qts, 1, 3, "brisc", SOFT_RESET_0, 0x07800);
+    for (int i = 0; i < 1000 && halted; i++) {
+        g_usleep(1000);
+        g_assert_true(tt_cpu(qts, 1, 3, "ncrisc", &index, &halted, &pc));
+    }
+    g_assert_cmpint(halted, ==, 0);
+    g_assert_cmphex(pc, ==, 0x12000);
+    qtest_quit(qts);
+}
+
+/* A firmware directory with a missing ELF, an ELF outside memory */
+static void test_bad_firmware(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("tt-fw-XXXXXX", NULL);
+    g_autofree char *brisc = g_build_filename(dir, "brisc.elf", NULL);
+    g_autofree char *bad = g_build_filename(dir, "bad.elf", NULL);
+    g_autofree char *src = g_strdup_printf("%s/boot/brisc.elf",
+                                           tt_firmware_dir());
+    g_autofree char *args = NULL;
+    g_autofree char *err = NULL;
+    g_autofree gchar *elf = NULL;
+    gsize len;
+    /* ELF32 LE RISC-V EXEC header, one PT_LOAD of 4 bytes at 0x80000000 */
+    uint8_t img[0x58] = {
+        0x7f, 'E', 'L', 'F', 1, 1, 1, 0, [16] = 2, 0, 0xf3, 0, 1, 0, 0, 0,
+        [28] = 0x34, [40] = 0x34, 0, 0x20, 0, 1, 0,
+        [0x34] = 1, [0x38] = 0x54, [0x3c] = 0, 0, 0, 0x80, [0x40] = 0, 0, 0,
+        0x80, [0x44] = 4, [0x48] = 4,
+    };
+
+    g_assert_true(g_file_get_contents(src, &elf, &len, NULL));
+    g_assert_true(g_file_set_contents(brisc, elf, len, NULL));
+    args = g_strdup_printf("-M blackhole,firmware=%s", dir);
+    g_assert_cmpint(tt_run_qemu(args, &err), ==, 1);
+    g_assert_nonnull(strstr(err, "ncrisc.elf"));
+    g_free(args);
+    g_free(err);
+    g_assert_true(g_file_set_contents(bad, (char *)img, sizeof(img), NULL));
+    args = g_strdup_printf("-M blackhole,firmware=%s", bad);
+    g_assert_cmpint(tt_run_qemu(args, &err), ==, 1);
+    g_assert_nonnull(strstr(err, "outside the brisc's memory"));
+    unlink(brisc);
+    unlink(bad);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -234,6 +299,8 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/firmware/bank-table-p100a",
                    test_bank_table_p100a);
     qtest_add_func("/blackhole/firmware/boot-state", test_boot_state);
+    qtest_add_func("/blackhole/firmware/generic-loader", test_generic_loader);
+    qtest_add_func("/blackhole/firmware/bad-firmware", test_bad_firmware);
     qtest_add_func("/blackhole/firmware/boot-p150", test_boot_p150);
     qtest_add_func("/blackhole/firmware/boot-p100a", test_boot_p100a);
     return g_test_run();

@@ -61,9 +61,11 @@ void tt_read(QTestState *qts, int x, int y, const char *role, uint64_t addr,
 
     g_assert(w[1] && strlen(w[1]) == 2 + 2 * len);
     for (size_t i = 0; i < len; i++) {
-        char b[3] = { w[1][2 + 2 * i], w[1][3 + 2 * i], 0 };
+        int hi = g_ascii_xdigit_value(w[1][2 + 2 * i]);
+        int lo = g_ascii_xdigit_value(w[1][3 + 2 * i]);
 
-        p[i] = strtoul(b, NULL, 16);
+        g_assert(hi >= 0 && lo >= 0);
+        p[i] = hi << 4 | lo;
     }
 }
 

@@ -47,7 +47,8 @@ typedef struct TTFwLayout {
     uint32_t bank_table;        /* MEM_BANK_TO_NOC_SCRATCH */
     uint32_t l2v_table;         /* MEM_LOGICAL_TO_VIRTUAL_SCRATCH, 0: none */
     uint32_t go_msg;            /* go_messages[0] */
-    uint32_t ldm_image[TT_CORES_PER_TILE]; /* MEM_*_INIT_LOCAL_L1_BASE_SCRATCH */
+    /* MEM_*_INIT_LOCAL_L1_BASE_SCRATCH */
+    uint32_t ldm_image[TT_CORES_PER_TILE];
     uint32_t num_dram_banks;    /* 0: the board's */
     uint32_t num_l1_banks;      /* 0: the board's worker count */
 } TTFwLayout;

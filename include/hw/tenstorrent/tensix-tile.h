@@ -46,6 +46,9 @@ struct TTTensixTile {
     MemoryRegion view_alias[TT_CORES_PER_TILE];
     MemoryRegion slow_ldm[TT_CORES_PER_TILE];
 
+    /* the only CPUs that can map this tile's RAM (RAMBlock.tlb_cpus) */
+    CPUState *ram_cpus[TT_CORES_PER_TILE];
+
     TTRiscvDebugRegs dbg;
     TTNiu niu[TT_NUM_NOCS];
 

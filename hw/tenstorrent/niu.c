@@ -129,7 +129,7 @@ static void tt_niu_realize(DeviceState *dev, Error **errp)
     }
     qemu_mutex_init(&s->lock);
     memory_region_init_io(&s->mmio, OBJECT(s), &tt_niu_ops, s,
-                          s->noc ? "tt-niu1" : "tt-niu0", TT_NIU_SIZE);
+                          s->noc ? "tt-niu1" : "tt-niu0", TT_TILE_NIU0_SIZE);
     memory_region_enable_lockless_io(&s->mmio);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
 }

@@ -192,7 +192,7 @@ static uint64_t tt_debug_regs_read(void *opaque, hwaddr addr, unsigned size)
         } else {
             qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: unimplemented register "
                           "0x%" HWADDR_PRIx "\n", __func__, s->tile_x,
-                          s->tile_y, TT_DEBUG_REGS_BASE + addr);
+                          s->tile_y, TT_TILE_DEBUG_REGS_BASE + addr);
         }
     }
     trace_tt_debug_regs_read(s->tile_x, s->tile_y, addr, val);
@@ -214,7 +214,8 @@ static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
     if (!reg) {
         qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: unimplemented register "
                       "0x%" HWADDR_PRIx " <- 0x%" PRIx64 "\n", __func__,
-                      s->tile_x, s->tile_y, TT_DEBUG_REGS_BASE + addr, val);
+                      s->tile_x, s->tile_y, TT_TILE_DEBUG_REGS_BASE + addr,
+                      val);
         return;
     }
     QEMU_LOCK_GUARD(&s->lock);
@@ -241,7 +242,7 @@ static uint64_t tt_pic_read(void *opaque, hwaddr addr, unsigned size)
     }
     qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: unimplemented PIC register "
                   "0x%" HWADDR_PRIx "\n", __func__, s->tile_x, s->tile_y,
-                  TT_PIC_BASE + addr);
+                  TT_TILE_PIC_BASE + addr);
     return 0;
 }
 
@@ -253,7 +254,7 @@ static void tt_pic_write(void *opaque, hwaddr addr, uint64_t val,
     qemu_log_mask(addr >= A_PC_READBACK_BRISC && addr <= A_PC_READBACK_TRISC2
                   ? LOG_GUEST_ERROR : LOG_UNIMP,
                   "%s: x%dy%d: write to 0x%" HWADDR_PRIx " ignored\n",
-                  __func__, s->tile_x, s->tile_y, TT_PIC_BASE + addr);
+                  __func__, s->tile_x, s->tile_y, TT_TILE_PIC_BASE + addr);
 }
 
 static const MemoryRegionOps tt_pic_ops = {

@@ -17,35 +17,13 @@
 #include "hw/tenstorrent/tensix-tile.h"
 #include "trace.h"
 
-typedef struct TTTileBlock {
-    uint32_t base;
-    uint32_t size;
-    const char *name;
-} TTTileBlock;
-
-/*
- * Blocks of the core-visible map that this model does not implement (yet):
- * an access is logged with the block's name and reads 0.
- */
-static const TTTileBlock tt_tile_unmodelled[] = {
-    { 0xffb00000, 0x00002000, "LDM (beyond this core's size)" },
-    { 0xffb11000, 0x00001000, "TDMA-RISC" },
-    { 0xffb40000, 0x00040000, "NOC overlay streams" },
-    { 0xffb80000, 0x00001000, "MOP config" },
-    { 0xffbd8000, 0x00008000, "Dest window" },
-    { 0xffe00000, 0x00040000, "Tensix GPRs" },
-    { 0xffe40000, 0x00030000, "Tensix instruction buffers" },
-    { 0xffe80000, 0x00030000, "PC buffers, TTSync, semaphores" },
-    { 0xffec0000, 0x00004000, "core mailboxes" },
-    { 0xffef0000, 0x00010000, "Tensix configuration" },
-};
-
+/* Name of the unmodelled block of the tile map holding @addr, or NULL */
 static const char *tt_tile_block_name(hwaddr addr)
 {
-    for (int i = 0; i < ARRAY_SIZE(tt_tile_unmodelled); i++) {
-        const TTTileBlock *b = &tt_tile_unmodelled[i];
+    for (int i = 0; i < ARRAY_SIZE(tt_tile_map); i++) {
+        const TTTileRegion *b = &tt_tile_map[i];
 
-        if (addr >= b->base && addr - b->base < b->size) {
+        if (!b->modelled && addr >= b->base && addr - b->base < b->size) {
             return b->name;
         }
     }
@@ -122,7 +100,7 @@ static void tt_tile_init_core_memory(TTTensixTile *t, TTCoreRole r,
     /* Shared "slow" alias of each LDM, visible to all cores (and the NOC) */
     memory_region_init_alias(&t->slow_ldm[r], o, slow, &t->ldm[r], 0,
                              tt_ldm_size(r));
-    memory_region_add_subregion(&t->view, TT_SLOW_LDM_BASE +
+    memory_region_add_subregion(&t->view, TT_TILE_SLOW_LDM_BASE +
                                 r * TT_SLOW_LDM_STRIDE, &t->slow_ldm[r]);
 
     object_property_set_link(OBJECT(&t->core[r]), "memory",
@@ -149,9 +127,9 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
     if (!sysbus_realize(sbd, errp)) {
         return false;
     }
-    memory_region_add_subregion(&t->view, TT_DEBUG_REGS_BASE,
+    memory_region_add_subregion(&t->view, TT_TILE_DEBUG_REGS_BASE,
                                 sysbus_mmio_get_region(sbd, 0));
-    memory_region_add_subregion(&t->view, TT_PIC_BASE,
+    memory_region_add_subregion(&t->view, TT_TILE_PIC_BASE,
                                 sysbus_mmio_get_region(sbd, 1));
 
     for (int n = 0; n < TT_NUM_NOCS; n++) {
@@ -173,7 +151,8 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
         if (!sysbus_realize(SYS_BUS_DEVICE(d), errp)) {
             return false;
         }
-        memory_region_add_subregion(&t->view, TT_NIU_BASE(n),
+        memory_region_add_subregion(&t->view, n ? TT_TILE_NIU1_BASE
+                                                : TT_TILE_NIU0_BASE,
                                     sysbus_mmio_get_region(SYS_BUS_DEVICE(d),
                                                            0));
     }

@@ -14,14 +14,13 @@
 
 #include "hw/sysbus.h"
 #include "hw/registerfields.h"
+#include "hw/tenstorrent/tt-tile-map.h"     /* generated */
 #include "qom/object.h"
 
 #define TYPE_TT_NIU "tt-niu"
 OBJECT_DECLARE_SIMPLE_TYPE(TTNiu, TT_NIU)
 
 /* tt-isa-documentation BlackholeA0/NoC/MemoryMap.md; noc-and-niu.md 1-7 */
-#define TT_NIU_BASE(noc)        (0xffb20000u + (noc) * 0x10000u)
-#define TT_NIU_SIZE             0x10000u
 #define TT_NIU_CMD_BUFS         4
 #define TT_NIU_CMD_BUF_STRIDE   0x800u
 #define TT_NIU_CMD_BUF_REGS     (0x50 / 4)

@@ -17,14 +17,13 @@
 #include "hw/sysbus.h"
 #include "hw/registerfields.h"
 #include "hw/tenstorrent/grid.h"
+#include "hw/tenstorrent/tt-tile-map.h"     /* generated */
 #include "qom/object.h"
 
 #define TYPE_TT_RISCV_DEBUG_REGS "tt-riscv-debug-regs"
 OBJECT_DECLARE_SIMPLE_TYPE(TTRiscvDebugRegs, TT_RISCV_DEBUG_REGS)
 
-/* tt-metal tt_metal/hw/inc/.../blackhole/tensix.h; tile-address-map.md 6.1 */
-#define TT_DEBUG_REGS_BASE      0xffb12000u
-#define TT_PIC_BASE             0xffb13000u
+/* Offsets in DEBUG_REGS: tt-metal blackhole/tensix.h (tile-address-map 6.1) */
 
 REG32(SOFT_RESET_0, 0x1b0)
     FIELD(SOFT_RESET_0, BRISC, 11, 1)

@@ -19,17 +19,16 @@
 #include "hw/tenstorrent/grid.h"
 #include "hw/tenstorrent/niu.h"
 #include "hw/tenstorrent/riscv-debug-regs.h"
+#include "hw/tenstorrent/tt-tile-map.h"     /* generated from tile-map.yaml */
 #include "qom/object.h"
 
 #define TYPE_TT_TENSIX_TILE "tt-tensix-tile"
 OBJECT_DECLARE_SIMPLE_TYPE(TTTensixTile, TT_TENSIX_TILE)
 
-/* tile-address-map.md 3 and 5 */
-#define TT_L1_SIZE              0x180000u
-#define TT_LDM_BASE             0xffb00000u
+#define TT_L1_SIZE              TT_TILE_L1_SIZE
+#define TT_LDM_BASE             TT_TILE_LDM_BASE
 #define TT_LDM_SIZE_DM          0x2000u     /* BRISC, NCRISC */
-#define TT_LDM_SIZE_TRISC       0x1000u
-#define TT_SLOW_LDM_BASE        0xffb14000u /* + role * 0x2000 */
+#define TT_LDM_SIZE_TRISC       0x1000u     /* tile-address-map.md 3 */
 #define TT_SLOW_LDM_STRIDE      0x2000u
 
 struct TTTensixTile {

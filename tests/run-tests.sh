@@ -47,5 +47,15 @@ while read -r name elf opts; do
     count "$log/$name.log" "$name" $?
 done < "$src/tests/firmware/tests.list"
 
+# Cross-check of the project's data files against ttsim's (when present)
+python3 "$src/scripts/tenstorrent/check-reference.py" "$src" \
+    > "$log/check-reference.log" 2>&1
+rc=$?
+if grep -q '^1\.\.0 # SKIP' "$log/check-reference.log"; then
+    echo "check-reference: $(head -1 "$log/check-reference.log")"
+else
+    count "$log/check-reference.log" check-reference $rc
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Cross-check the project's data files against ttsim's (Apache-2.0) data.
+
+    check-reference.py PROJECT_DIR [REFERENCE_DIR]
+
+REFERENCE_DIR defaults to PROJECT_DIR/../shared/reference/ttsim-bh.  The
+reference is read here only, never by the build (style guide rule 6).
+Prints TAP; when the reference is absent it says so and checks nothing.
+"""
+import json
+import os
+import re
+import sys
+
+import yaml
+
+# ttsim region name -> the project's tile-map region holding it
+TILE_NAMES = {
+    "riscv_local_mem": "LDM", "riscv_tdma_regs": "TDMA_RISC",
+    "riscv_debug_regs": "DEBUG_REGS", "brisc_local_mem": "SLOW_LDM",
+    "ncrisc_local_mem": "SLOW_LDM", "trisc0_local_mem": "SLOW_LDM",
+    "trisc1_local_mem": "SLOW_LDM", "trisc2_local_mem": "SLOW_LDM",
+    "noc0_regs": "NIU0", "noc1_regs": "NIU1", "noc_overlay": "NOC_OVERLAY",
+    "tensix_mop_cfg": "MOP_CFG", "tensix_dst": "DEST_WINDOW",
+    "tensix_regfile": "TENSIX_GPR", "tensix_inst": "INSTRN_BUF",
+    "tensix_inst1": "INSTRN_BUF", "tensix_inst2": "INSTRN_BUF",
+    "tensix_pc_buf": "PC_BUF", "tensix_pc1_buf": "PC_BUF",
+    "tensix_pc2_buf": "PC_BUF", "tensix_mailbox0": "MAILBOX",
+    "tensix_mailbox1": "MAILBOX", "tensix_mailbox2": "MAILBOX",
+    "tensix_mailbox3": "MAILBOX", "tensix_cfg": "TENSIX_CFG",
+}
+
+n = 0
+
+
+def ok(cond, what):
+    global n
+    n += 1
+    print("%sok %d - %s" % ("" if cond else "not ", n, what))
+    return cond
+
+
+def check_tile_map(project, ref):
+    ours = yaml.safe_load(open(os.path.join(
+        project, "hw/tenstorrent/data/tile-map.yaml")))["regions"]
+    theirs = json.load(open(os.path.join(ref, "tile_regs.json")))
+    for r in theirs["address_map"]:
+        want = TILE_NAMES.get(r["name"])
+        if want is None:
+            continue            # Ethernet, ARC and PCIe tiles' regions
+        base, limit = int(r["base"], 16), int(r["limit"], 16)
+        hit = [o for o in ours
+               if o["base"] <= base and limit < o["base"] + o["size"]]
+        ok(len(hit) == 1 and hit[0]["name"] == want,
+           "tile map: ttsim %s 0x%x-0x%x lies in %s" % (r["name"], base,
+                                                      limit, want))
+
+
+# our REG32 name -> ttsim's, where they differ
+REG_ALIASES = {"wall_clock_l": "wall_clock_0", "wall_clock_h": "wall_clock_1_at"}
+
+
+def check_registers(project, ref, header, block, resets):
+    """REG32(NAME, OFFSET) of @header against ttsim's register @block."""
+    theirs = json.load(open(os.path.join(ref, "tile_regs.json")))["regs"]
+    regs = {r["name"]: r for b in theirs if b["name"] == block
+            for r in b["regs"]}
+    matched = 0
+    for line in open(os.path.join(project, header)):
+        m = re.match(r"REG32\((\w+), (0x[0-9a-fA-F]+)\)", line)
+        if not m:
+            continue
+        name = m.group(1).lower()
+        r = regs.get(REG_ALIASES.get(name, name))
+        if r is None:
+            continue
+        matched += 1
+        ok(int(r["offset"], 16) == int(m.group(2), 16),
+           "%s: %s at %s (ttsim %s)" % (os.path.basename(header),
+                                        m.group(1), m.group(2), r["offset"]))
+        want = resets.get(m.group(1))
+        if want is not None:
+            ok(int(r["reset_value"], 16) == want,
+               "%s: %s resets to 0x%x" % (block, m.group(1), want))
+    ok(matched > 0, "%s: some registers matched by name" % block)
+
+
+def main():
+    project = sys.argv[1]
+    ref = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
+        project, "..", "shared", "reference", "ttsim-bh")
+    if not os.path.isdir(ref):
+        print("# reference data not found at %s: cross-check skipped" % ref)
+        print("1..0 # SKIP no reference data")
+        return 0
+    check_tile_map(project, ref)
+    check_registers(project, ref, "include/hw/tenstorrent/riscv-debug-regs.h",
+                    "riscv_debug_regs", {"SOFT_RESET_0": 0x47800})
+    check_registers(project, ref, "include/hw/tenstorrent/niu.h",
+                    "noc_regs", {})
+    print("1..%d" % n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -96,6 +96,28 @@ static bool blackhole_soc_create_dram(TTBlackholeSoC *s, Error **errp)
     return true;
 }
 
+/* Every node the NOC can reach, at its physical coordinates */
+static void blackhole_soc_connect_noc(TTBlackholeSoC *s)
+{
+    for (int i = 0; i < s->grid.ntiles; i++) {
+        TTTensixTile *t = &s->tile[i];
+
+        tt_noc_add_node(&s->noc, t->x, t->y, &t->noc_as, &t->l1, &t->niu[0],
+                        &t->niu[1]);
+        tt_niu_connect(&t->niu[0], &s->noc, &t->noc_as);
+        tt_niu_connect(&t->niu[1], &s->noc, &t->noc_as);
+    }
+    for (int b = 0; b < TT_DRAM_BANKS; b++) {
+        for (int p = 0; p < TT_DRAM_PORTS && b != s->grid.harvested_dram_bank;
+             p++) {
+            int x, y;
+
+            tt_grid_dram_port_xy(b, p, &x, &y);
+            tt_noc_add_node(&s->noc, x, y, &s->dram[b].as, NULL, NULL, NULL);
+        }
+    }
+}
+
 static void blackhole_soc_realize(DeviceState *dev, Error **errp)
 {
     TTBlackholeSoC *s = TT_BLACKHOLE_SOC(dev);
@@ -104,6 +126,10 @@ static void blackhole_soc_realize(DeviceState *dev, Error **errp)
     if (!tt_grid_init(&s->grid, s->board, s->harvested_cols,
                       s->harvested_dram_bank, &err)) {
         error_setg(errp, "%s", err);
+        return;
+    }
+    tt_noc_set_grid(&s->noc, &s->grid);
+    if (!qdev_realize(DEVICE(&s->noc), NULL, errp)) {
         return;
     }
     blackhole_soc_create_tiles(s);
@@ -115,7 +141,9 @@ static void blackhole_soc_realize(DeviceState *dev, Error **errp)
     if (!blackhole_soc_realize_cpus(s, errp)) {
         return;
     }
-    blackhole_soc_create_dram(s, errp);
+    if (blackhole_soc_create_dram(s, errp)) {
+        blackhole_soc_connect_noc(s);
+    }
 }
 
 static void blackhole_soc_init(Object *obj)
@@ -127,6 +155,7 @@ static void blackhole_soc_init(Object *obj)
                                 TYPE_CPU_CLUSTER);
         qdev_prop_set_uint32(DEVICE(&s->cluster[r]), "cluster-id", r);
     }
+    object_initialize_child(obj, "noc", &s->noc, TYPE_TT_NOC);
 }
 
 static const Property blackhole_soc_props[] = {

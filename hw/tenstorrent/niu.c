@@ -13,11 +13,131 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/lockable.h"
+#include "qemu/bswap.h"
 #include "qapi/error.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "hw/tenstorrent/niu.h"
+#include "hw/tenstorrent/noc.h"
 #include "trace.h"
+
+/* Atomic opcodes, NOC_AT_LEN_BE[14:12] (tt-metal noc_parameters.h) */
+enum {
+    TT_AT_NOP = 0,
+    TT_AT_INCR_GET = 1,
+    TT_AT_INCR_GET_PTR = 2,
+    TT_AT_SWAP = 3,
+    TT_AT_CAS = 4,
+    TT_AT_GET_TILE_MAP = 5,
+    TT_AT_STORE_IND = 6,
+    TT_AT_SWAP_4B = 7,
+    TT_AT_ACC = 9,
+};
+
+void tt_niu_count(TTNiu *s, int counter, uint32_t n)
+{
+    qatomic_add(&s->counter[counter], n);
+}
+
+void tt_niu_connect(TTNiu *s, TTNoc *noc, AddressSpace *local)
+{
+    s->fabric = noc;
+    s->local = local;
+}
+
+/* One command buffer's registers, as latched at NOC_CMD_CTRL time */
+typedef struct TTNiuCmd {
+    TTNiu *niu;
+    int buf;
+    uint32_t ctrl;
+    uint64_t targ, ret;
+    uint32_t targ_hi, ret_hi;
+    uint32_t len_be, data;
+    int txn;
+} TTNiuCmd;
+
+static void tt_niu_cmd_error(TTNiuCmd *c, const char *what)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d buf %d: %s\n", c->niu->x,
+                  c->niu->y, c->niu->noc, c->buf, what);
+}
+
+/* Node at a unicast coordinate field ([5:0] x, [11:6] y) */
+static const TTNocNode *tt_niu_node(TTNiuCmd *c, uint32_t hi)
+{
+    TTNiu *s = c->niu;
+    bool xlate = FIELD_EX32(s->cfg[0], NIU_CFG_0, COORD_TRANSLATE_EN);
+    int px, py;
+    const TTNocNode *n = NULL;
+
+    if (tt_noc_resolve(s->fabric, s->noc, xlate, hi & 0x3f, (hi >> 6) & 0x3f,
+                       &px, &py)) {
+        n = tt_noc_node(s->fabric, px, py);
+    }
+    if (!n) {
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d: no node at (%u, %u)"
+                      "%s\n", s->x, s->y, s->noc, hi & 0x3f,
+                      (hi >> 6) & 0x3f, xlate ? " (translated)" : "");
+    }
+    return n;
+}
+
+static MemTxResult tt_niu_rw(TTNoc *noc, const TTNocNode *n, uint64_t addr,
+                             void *buf, uint32_t len, bool write)
+{
+    AddressSpace *as = tt_noc_target_as(noc, n, addr);
+
+    if (!as) {
+        return MEMTX_DECODE_ERROR;
+    }
+    addr &= ~(1ull << 60);
+    return address_space_rw(as, addr, MEMTXATTRS_UNSPECIFIED, buf, len,
+                            write);
+}
+
+static uint32_t tt_niu_len(TTNiuCmd *c, bool l1_to_l1)
+{
+    uint32_t len = c->len_be;
+
+    if (len > TT_NOC_MAX_PACKET && !l1_to_l1) {
+        tt_niu_cmd_error(c, "transfer over 16 KiB to or from a non-L1 "
+                         "target: truncated to one packet");
+        len = TT_NOC_MAX_PACKET;
+    }
+    return len;
+}
+
+static uint32_t tt_flits(uint32_t len)
+{
+    return DIV_ROUND_UP(len, TT_NOC_FLIT);
+}
+
+/* Copy @len bytes in packet-sized pieces; hardware splits L1 transfers */
+static bool tt_niu_copy(TTNiuCmd *c, const TTNocNode *src, uint64_t saddr,
+                        const TTNocNode *const *dst, int ndst, uint64_t daddr,
+                        uint32_t len)
+{
+    TTNiu *s = c->niu;
+
+    for (uint32_t done = 0; done < len; done += TT_NOC_MAX_PACKET) {
+        uint32_t n = MIN(len - done, TT_NOC_MAX_PACKET);
+
+        if (!src || tt_niu_rw(s->fabric, src, saddr + done, s->buf, n,
+                              false)) {
+            if (src) {
+                tt_niu_cmd_error(c, "read from the source failed");
+            }
+            memset(s->buf, 0xff, n);    /* unmapped reads return ones */
+        }
+        for (int i = 0; i < ndst; i++) {
+            if (tt_niu_rw(s->fabric, dst[i], daddr + done, s->buf, n, true)) {
+                tt_niu_cmd_error(c, "write to the destination failed");
+            }
+        }
+    }
+    return true;
+}
 
 static uint32_t *tt_niu_reg(TTNiu *s, hwaddr addr, bool *ro)
 {
@@ -39,6 +159,250 @@ static uint32_t *tt_niu_reg(TTNiu *s, hwaddr addr, bool *ro)
         return &s->counter[(addr - A_NIU_MST_ATOMIC_RESP_RECEIVED) / 4];
     }
     return NULL;
+}
+
+static bool tt_in_span(int v, int start, int end)
+{
+    return start <= end ? v >= start && v <= end : v <= end || v >= start;
+}
+
+/*
+ * Tensix tiles in a multicast rectangle (end_x [5:0], end_y [11:6],
+ * start_x [17:12], start_y [23:18]) in the issuing NOC's coordinates; only
+ * Tensix tiles receive (the broadcast opt-out firmware programs).
+ */
+static int tt_niu_mcast_nodes(TTNiuCmd *c, uint32_t hi,
+                              const TTNocNode **out)
+{
+    TTNiu *s = c->niu;
+    const TTGrid *g = s->fabric->grid;
+    bool xlate = FIELD_EX32(s->cfg[0], NIU_CFG_0, COORD_TRANSLATE_EN);
+    bool self = FIELD_EX32(c->ctrl, NOC_CTRL, BRCST_SRC_INCLUDE);
+    int ex = hi & 0x3f, ey = (hi >> 6) & 0x3f;
+    int sx = (hi >> 12) & 0x3f, sy = (hi >> 18) & 0x3f;
+    int n = 0;
+
+    for (int i = 0; i < g->ntiles; i++) {
+        int x = xlate ? g->tile_vx[i] : g->tile_x[i];
+        int y = g->tile_y[i];
+
+        if (!xlate && s->noc) {
+            x = TT_GRID_W - 1 - x;
+            y = TT_GRID_H - 1 - y;
+        }
+        if (!tt_in_span(x, sx, ex) || !tt_in_span(y, sy, ey) ||
+            (!self && g->tile_x[i] == s->x && g->tile_y[i] == s->y)) {
+            continue;
+        }
+        out[n++] = tt_noc_node(s->fabric, g->tile_x[i], g->tile_y[i]);
+    }
+    return n;
+}
+
+static void tt_niu_do_read(TTNiuCmd *c, const TTNocNode *self)
+{
+    TTNiu *s = c->niu;
+    const TTNocNode *src = tt_niu_node(c, c->targ_hi);
+    const TTNocNode *dst = tt_niu_node(c, c->ret_hi);
+    uint32_t len;
+
+    tt_niu_count(s, TT_MST_RD_REQ_STARTED, 1);
+    tt_niu_count(s, TT_MST_RD_REQ_SENT, 1);
+    if (dst) {
+        len = tt_niu_len(c, (!src || src->l1) && dst->l1);
+        /* a read from no node returns all-ones (tt_niu_copy) */
+        tt_niu_copy(c, src, c->targ, &dst, 1, c->ret, len);
+        if (src && src->niu[s->noc]) {
+            tt_niu_count(src->niu[s->noc], TT_SLV_RD_REQ_RECEIVED, 1);
+            tt_niu_count(src->niu[s->noc], TT_SLV_RD_RESP_SENT, 1);
+        }
+        tt_niu_count(s, TT_MST_RD_DATA_WORD_RECEIVED, tt_flits(len));
+    }
+    /* the response completes even when nothing answered */
+    tt_niu_count(s, TT_MST_RD_RESP_RECEIVED, 1);
+}
+
+static void tt_niu_do_write(TTNiuCmd *c, const TTNocNode *self)
+{
+    TTNiu *s = c->niu;
+    bool posted = !FIELD_EX32(c->ctrl, NOC_CTRL, RESP_MARKED);
+    const TTNocNode *dst[TT_MAX_TILES];
+    uint32_t len = c->len_be;
+    int n;
+
+    if (FIELD_EX32(c->ctrl, NOC_CTRL, BRCST_PACKET)) {
+        n = tt_niu_mcast_nodes(c, c->ret_hi, dst);
+    } else {
+        dst[0] = tt_niu_node(c, c->ret_hi);
+        n = dst[0] != NULL;
+        if (n) {
+            len = tt_niu_len(c, dst[0]->l1 != NULL);
+        }
+    }
+    tt_niu_count(s, posted ? TT_MST_POSTED_WR_REQ_STARTED
+                           : TT_MST_NONPOSTED_WR_REQ_STARTED, 1);
+    tt_niu_copy(c, self, c->targ, dst, n, c->ret, len);
+    for (int i = 0; i < n; i++) {
+        if (dst[i]->niu[s->noc]) {
+            tt_niu_count(dst[i]->niu[s->noc], posted
+                         ? TT_SLV_POSTED_WR_REQ_RECEIVED
+                         : TT_SLV_NONPOSTED_WR_REQ_RECEIVED, 1);
+        }
+    }
+    tt_niu_count(s, posted ? TT_MST_POSTED_WR_REQ_SENT
+                           : TT_MST_NONPOSTED_WR_REQ_SENT, 1);
+    tt_niu_count(s, posted ? TT_MST_POSTED_WR_DATA_WORD_SENT
+                           : TT_MST_NONPOSTED_WR_DATA_WORD_SENT,
+                 tt_flits(len));
+    if (!posted) {
+        /* one acknowledgement per destination, even a failed one */
+        tt_niu_count(s, TT_MST_WR_ACK_RECEIVED, MAX(n, 1));
+    }
+}
+
+/*
+ * Inline write of AT_DATA to TARG (tt-isa-documentation NoC/MemoryMap.md):
+ * to MMIO the byte enables are ignored and 32 bits are stored; to L1 (a
+ * Blackhole hazard tt-metal avoids) AT_LEN_BE enables bytes of the 64-byte
+ * word holding the address, the value repeating in each 4-byte lane.
+ */
+static void tt_niu_do_inline(TTNiuCmd *c)
+{
+    TTNiu *s = c->niu;
+    const TTNocNode *dst = tt_niu_node(c, c->targ_hi);
+    bool posted = !FIELD_EX32(c->ctrl, NOC_CTRL, RESP_MARKED);
+    uint8_t data[4];
+
+    stl_le_p(data, c->data);
+    if (dst && dst->l1 && c->targ < TT_TILE_L1_SIZE) {
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d: inline write to L1 "
+                      "0x%" PRIx64 " (unsafe on Blackhole hardware)\n",
+                      s->x, s->y, s->noc, c->targ);
+        for (int i = 0; i < 32; i++) {
+            if (c->len_be & BIT(i)) {
+                tt_niu_rw(s->fabric, dst, (c->targ & ~63ull) + i,
+                          &data[i & 3], 1, true);
+            }
+        }
+    } else if (dst && tt_niu_rw(s->fabric, dst, c->targ & ~3ull, data, 4,
+                                true)) {
+        tt_niu_cmd_error(c, "inline write failed");
+    }
+    tt_niu_count(s, posted ? TT_MST_POSTED_WR_REQ_STARTED
+                           : TT_MST_NONPOSTED_WR_REQ_STARTED, 1);
+    tt_niu_count(s, posted ? TT_MST_POSTED_WR_REQ_SENT
+                           : TT_MST_NONPOSTED_WR_REQ_SENT, 1);
+    if (!posted) {
+        tt_niu_count(s, TT_MST_WR_ACK_RECEIVED, 1);
+    }
+}
+
+/* One atomic on a 32-bit L1 word; returns the old value */
+static uint32_t tt_niu_atomic_word(TTNiuCmd *c, uint32_t *p)
+{
+    uint32_t op = FIELD_EX32(c->len_be, NOC_AT_LEN_BE, INS);
+    uint32_t width = FIELD_EX32(c->len_be, NOC_AT_LEN_BE, INT_WIDTH);
+    uint32_t mask = width == 31 ? UINT32_MAX : (2u << width) - 1;
+    uint32_t old, new;
+
+    switch (op) {
+    case TT_AT_INCR_GET:
+        /* add modulo 2^(IntWidth + 1), upper bits kept */
+        do {
+            old = qatomic_read(p);
+            new = (old & ~mask) | ((old + c->data) & mask);
+        } while (qatomic_cmpxchg(p, old, new) != old);
+        return old;
+    case TT_AT_SWAP_4B:
+        return qatomic_xchg(p, c->data);
+    case TT_AT_CAS:
+        return qatomic_cmpxchg(p, FIELD_EX32(c->len_be, NOC_AT_LEN_BE, CAS_CMP),
+                               FIELD_EX32(c->len_be, NOC_AT_LEN_BE, CAS_SET));
+    default:
+        qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: atomic opcode %u not "
+                      "implemented; returns 0, memory unchanged\n",
+                      c->niu->x, c->niu->y, c->niu->noc, op);
+        return 0;
+    }
+}
+
+static void tt_niu_do_atomic(TTNiuCmd *c, const TTNocNode *self)
+{
+    TTNiu *s = c->niu;
+    bool posted = !FIELD_EX32(c->ctrl, NOC_CTRL, RESP_MARKED);
+    const TTNocNode *dst[TT_MAX_TILES];
+    uint64_t word = (c->targ & ~15ull) +
+                    4 * FIELD_EX32(c->len_be, NOC_AT_LEN_BE, IND_32);
+    uint32_t old = 0;
+    uint8_t ret[4];
+    int n;
+
+    if (FIELD_EX32(c->ctrl, NOC_CTRL, BRCST_PACKET)) {
+        n = tt_niu_mcast_nodes(c, c->targ_hi, dst);
+    } else {
+        dst[0] = tt_niu_node(c, c->targ_hi);
+        n = dst[0] != NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!dst[i]->l1 || word + 4 > memory_region_size(dst[i]->l1)) {
+            tt_niu_cmd_error(c, "atomic target is not Tensix L1: dropped");
+            continue;
+        }
+        old = tt_niu_atomic_word(c, (uint32_t *)
+                                 ((uint8_t *)memory_region_get_ram_ptr(
+                                     dst[i]->l1) + word));
+        tt_niu_count(dst[i]->niu[s->noc], posted
+                     ? TT_SLV_POSTED_ATOMIC_RECEIVED
+                     : TT_SLV_NONPOSTED_ATOMIC_RECEIVED, 1);
+    }
+    if (posted) {
+        tt_niu_count(s, TT_MST_POSTED_ATOMIC_SENT, 1);
+        return;
+    }
+    tt_niu_count(s, TT_MST_NONPOSTED_ATOMIC_STARTED, 1);
+    tt_niu_count(s, TT_MST_NONPOSTED_ATOMIC_SENT, 1);
+    stl_le_p(ret, old);
+    if (tt_niu_rw(s->fabric, self, c->ret, ret, 4, true)) {
+        tt_niu_cmd_error(c, "atomic return write failed");
+    }
+    tt_niu_count(s, TT_MST_ATOMIC_RESP_RECEIVED, 1);
+}
+
+/* NOC_CMD_CTRL written: run the command to completion (called locked) */
+static void tt_niu_issue(TTNiu *s, int buf)
+{
+    uint32_t *r = s->cmd[buf];
+    TTNiuCmd c = {
+        .niu = s, .buf = buf,
+        .ctrl = r[A_NOC_CTRL / 4],
+        .targ = deposit64(r[A_NOC_TARG_ADDR_LO / 4], 32, 32,
+                          r[A_NOC_TARG_ADDR_MID / 4]),
+        .ret = deposit64(r[A_NOC_RET_ADDR_LO / 4], 32, 32,
+                         r[A_NOC_RET_ADDR_MID / 4]),
+        .targ_hi = r[A_NOC_TARG_ADDR_HI / 4],
+        .ret_hi = r[A_NOC_RET_ADDR_HI / 4],
+        .len_be = r[A_NOC_AT_LEN_BE / 4],
+        .data = r[A_NOC_AT_DATA / 4],
+        .txn = FIELD_EX32(r[A_NOC_PACKET_TAG / 4], NOC_PACKET_TAG, TXN_ID),
+    };
+    const TTNocNode *self = tt_noc_node(s->fabric, s->x, s->y);
+
+    trace_tt_niu_cmd(s->x, s->y, s->noc, buf, c.ctrl, c.targ_hi, c.targ,
+                     c.ret_hi, c.ret, c.len_be);
+    tt_niu_count(s, TT_MST_CMD_ACCEPTED, 1);
+    if (FIELD_EX32(c.ctrl, NOC_CTRL, AT)) {
+        tt_niu_do_atomic(&c, self);
+    } else if (!FIELD_EX32(c.ctrl, NOC_CTRL, WR)) {
+        tt_niu_do_read(&c, self);
+    } else if (FIELD_EX32(c.ctrl, NOC_CTRL, WR_INLINE)) {
+        tt_niu_do_inline(&c);
+    } else if (FIELD_EX32(c.ctrl, NOC_CTRL, WR_BE)) {
+        qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: byte-enable writes are not "
+                      "implemented; dropped\n", s->x, s->y, s->noc);
+        tt_niu_count(s, TT_MST_POSTED_WR_REQ_SENT, 1);
+    } else {
+        tt_niu_do_write(&c, self);
+    }
 }
 
 static uint64_t tt_niu_read(void *opaque, hwaddr addr, unsigned size)
@@ -77,10 +441,15 @@ static void tt_niu_write(void *opaque, hwaddr addr, uint64_t val,
     trace_tt_niu_write(s->node_id, s->noc, addr, val);
     if (addr < TT_NIU_CMD_BUFS * TT_NIU_CMD_BUF_STRIDE &&
         addr % TT_NIU_CMD_BUF_STRIDE == A_NOC_CMD_CTRL) {
-        qemu_log_mask(LOG_UNIMP, "%s: NOC%d: command buffer %d: issuing "
-                      "NOC transactions is not implemented\n", __func__,
-                      s->noc, (int)(addr / TT_NIU_CMD_BUF_STRIDE));
+        /* transfers complete synchronously: CMD_CTRL reads back 0 */
+        if (val & 1) {
+            QEMU_LOCK_GUARD(&s->lock);
+            tt_niu_issue(s, addr / TT_NIU_CMD_BUF_STRIDE);
+        }
         return;
+    }
+    if (addr == A_NOC_CLEAR_OUTSTANDING_REQ_CNT) {
+        return;     /* nothing is ever outstanding: transfers are synchronous */
     }
     reg = tt_niu_reg(s, addr, &ro);
     if (!reg) {
@@ -117,6 +486,8 @@ static void tt_niu_reset_hold(Object *obj, ResetType type)
         s->cmd[b][A_NOC_ENDPOINT_ID / 4] = s->endpoint_id;
     }
     s->cfg[(A_NOC_ID_LOGICAL - A_NIU_CFG_0) / 4] = s->logical_id;
+    /* ARC firmware enables coordinate translation before the cores run */
+    s->cfg[0] = FIELD_DP32(0, NIU_CFG_0, COORD_TRANSLATE_EN, 1);
 }
 
 static void tt_niu_realize(DeviceState *dev, Error **errp)
@@ -149,6 +520,8 @@ static const VMStateDescription vmstate_tt_niu = {
 
 static const Property tt_niu_props[] = {
     DEFINE_PROP_UINT8("noc", TTNiu, noc, 0),
+    DEFINE_PROP_UINT8("x", TTNiu, x, 0),
+    DEFINE_PROP_UINT8("y", TTNiu, y, 0),
     DEFINE_PROP_UINT32("node-id", TTNiu, node_id, 0),
     DEFINE_PROP_UINT32("logical-id", TTNiu, logical_id, 0),
     DEFINE_PROP_UINT32("endpoint-id", TTNiu, endpoint_id, 0),

@@ -132,6 +132,15 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
     memory_region_add_subregion(&t->view, TT_TILE_PIC_BASE,
                                 sysbus_mmio_get_region(sbd, 1));
 
+    qdev_prop_set_uint8(DEVICE(&t->overlay), "x", t->x);
+    qdev_prop_set_uint8(DEVICE(&t->overlay), "y", t->y);
+    if (!sysbus_realize(SYS_BUS_DEVICE(&t->overlay), errp)) {
+        return false;
+    }
+    memory_region_add_subregion(&t->view, TT_TILE_NOC_OVERLAY_BASE,
+                                sysbus_mmio_get_region(
+                                    SYS_BUS_DEVICE(&t->overlay), 0));
+
     for (int n = 0; n < TT_NUM_NOCS; n++) {
         DeviceState *d = DEVICE(&t->niu[n]);
         /* NOC1 numbers the grid from the opposite corner (noc-and-niu 8.2) */
@@ -144,6 +153,8 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
         node = FIELD_DP32(node, NOC_NODE_ID, HEIGHT, TT_GRID_H);
         node = FIELD_DP32(node, NOC_NODE_ID, X_FIRST, n == 0);
         qdev_prop_set_uint8(d, "noc", n);
+        qdev_prop_set_uint8(d, "x", t->x);
+        qdev_prop_set_uint8(d, "y", t->y);
         qdev_prop_set_uint32(d, "node-id", node);
         qdev_prop_set_uint32(d, "logical-id", TT_NOC_XY(t->vx, t->vy));
         qdev_prop_set_uint32(d, "endpoint-id",
@@ -184,6 +195,7 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
     if (!tt_tile_realize_blocks(t, errp)) {
         return;
     }
+    address_space_init(&t->noc_as, &t->view, "tile-noc-view");
     /*
      * L1 and the LDMs (through the slow aliases) are in this tile's five
      * address spaces only; NOC, host and debugger use address_space_*()
@@ -208,6 +220,7 @@ static void tt_tensix_tile_init(Object *obj)
                             TYPE_TT_RISCV_DEBUG_REGS);
     object_initialize_child(obj, "niu0", &t->niu[0], TYPE_TT_NIU);
     object_initialize_child(obj, "niu1", &t->niu[1], TYPE_TT_NIU);
+    object_initialize_child(obj, "overlay", &t->overlay, TYPE_TT_NOC_OVERLAY);
 }
 
 static const Property tt_tensix_tile_props[] = {

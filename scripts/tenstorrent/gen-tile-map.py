@@ -11,7 +11,7 @@ import sys
 
 import yaml
 
-MODELS = ("ram", "debug", "niu", "none")
+MODELS = ("ram", "debug", "niu", "overlay", "none")
 
 
 def fail(msg):

@@ -7,9 +7,8 @@
  * Every tile runs it; the tile at translated (1, 2) prints TAP lines through
  * semihosting and exits with the number of failures.
  */
-#include "tt.h"
+#include "tap.h"
 
-#define REPORTER_ID     ((2u << 6) | 1u)    /* translated (1, 2) */
 #define AMO_ROUNDS      1000
 #define SECOND          1350000000ull       /* wall-clock ticks (AICLK) */
 
@@ -25,9 +24,6 @@ volatile uint32_t done[NCORES];
 volatile uint32_t go;
 volatile uint32_t amo_counter;
 volatile uint32_t tile_id;
-
-static int failures, tests;
-static int reporter;
 
 static uint64_t wall64(void)
 {
@@ -48,46 +44,6 @@ static int wait_all(volatile uint32_t *a, uint32_t v, int first)
         }
     }
     return 1;
-}
-
-static char *fmt_u(char *p, unsigned v)
-{
-    char tmp[12];
-    int n = 0;
-
-    do {
-        tmp[n++] = '0' + v % 10;
-        v /= 10;
-    } while (v);
-    while (n) {
-        *p++ = tmp[--n];
-    }
-    return p;
-}
-
-static void ok(int cond, const char *what)
-{
-    char line[128], *p = line;
-    const char *s = cond ? "ok " : "not ok ";
-
-    tests++;
-    failures += !cond;
-    if (!reporter) {
-        return;
-    }
-    while (*s) {
-        *p++ = *s++;
-    }
-    p = fmt_u(p, tests);
-    *p++ = ' ';
-    *p++ = '-';
-    *p++ = ' ';
-    while (*what && p < line + sizeof(line) - 2) {
-        *p++ = *what++;
-    }
-    *p++ = '\n';
-    *p = 0;
-    sh_puts(line);
 }
 
 static void subordinate(int role, int kind)
@@ -197,21 +153,37 @@ static void check_clock_csr(void)
        "cfg0 CSR resets to StMergeTimer=16 and holds written bits");
 }
 
+/* Wait until @p changes by at least @n (or 20 s pass) */
+static int wait_advance(volatile uint32_t *p, uint32_t n)
+{
+    uint32_t v0 = *p;
+    uint64_t t0 = wall64();
+
+    while (*p - v0 < n) {
+        if (wall64() - t0 > 20 * SECOND) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void check_hold(void)
 {
-    uint32_t nc, t0;
-    uint64_t t;
+    volatile uint32_t *nc_ldm = (volatile uint32_t *)(SLOW_LDM(NCRISC) +
+                                                       0x100);
+    uint32_t nc;
+    uint64_t t0;
+    int zeroed;
 
     REG32(SOFT_RESET_0) = SOFT_RESET_NCRISC;
-    t = wall64();
-    while (wall64() - t < SECOND / 100) {
+    /* entering reset zeroes the core's LDM: the hold has taken effect */
+    t0 = wall64();
+    while (*nc_ldm != 0 && wall64() - t0 < 20 * SECOND) {
     }
+    zeroed = *nc_ldm == 0;
+    ok(zeroed, "entering reset zeroes the core's LDM (DISABLE_RESET clear)");
     nc = heartbeat[NCRISC];
-    t0 = heartbeat[TRISC0];
-    t = wall64();
-    while (wall64() - t < SECOND / 100) {
-    }
-    ok(heartbeat[NCRISC] == nc && heartbeat[TRISC0] != t0,
+    ok(wait_advance(&heartbeat[TRISC0], 1000) && heartbeat[NCRISC] == nc,
        "asserting soft reset stops that core only");
 }
 
@@ -222,7 +194,7 @@ void core_main(int role, int kind)
         return;
     }
     tile_id = REG32(NOC_ID_LOGICAL(0));
-    reporter = tile_id == REPORTER_ID;
+    tap_reporter = tile_id == REPORTER_ID;
     check_identity();
     check_reset();
     check_memory();
@@ -230,14 +202,7 @@ void core_main(int role, int kind)
     check_hold();
     ok(tile_id == REG32(NOC_ID_LOGICAL(0)),
        "L1 is private to the tile (own id still in L1)");
-    if (reporter) {
-        char line[16] = "1..", *p = fmt_u(line + 3, tests);
-
-        *p++ = '\n';
-        *p = 0;
-        sh_puts(line);
-        sh_exit(failures);
-    }
+    tap_done();
     for (;;) {
         tile_id = REG32(NOC_ID_LOGICAL(0));   /* would clobber a shared L1 */
     }

@@ -12,6 +12,7 @@
 #include "hw/cpu/cluster.h"
 #include "hw/tenstorrent/grid.h"
 #include "hw/tenstorrent/dram.h"
+#include "hw/tenstorrent/noc.h"
 #include "hw/tenstorrent/tensix-tile.h"
 #include "qom/object.h"
 
@@ -23,6 +24,7 @@ struct TTBlackholeSoC {
 
     TTGrid grid;
     CPUClusterState cluster[TT_CORES_PER_TILE];
+    TTNoc noc;
     TTTensixTile tile[TT_MAX_TILES];
     TTDramBank dram[TT_DRAM_BANKS];
 

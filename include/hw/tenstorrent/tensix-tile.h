@@ -18,6 +18,7 @@
 #include "target/riscv/cpu.h"
 #include "hw/tenstorrent/grid.h"
 #include "hw/tenstorrent/niu.h"
+#include "hw/tenstorrent/noc-overlay.h"
 #include "hw/tenstorrent/riscv-debug-regs.h"
 #include "hw/tenstorrent/tt-tile-map.h"     /* generated from tile-map.yaml */
 #include "qom/object.h"
@@ -44,12 +45,14 @@ struct TTTensixTile {
     MemoryRegion ldm[TT_CORES_PER_TILE];
     MemoryRegion view_alias[TT_CORES_PER_TILE];
     MemoryRegion slow_ldm[TT_CORES_PER_TILE];
+    AddressSpace noc_as;        /* @view as the NOC and the host reach it */
 
     /* the only CPUs that can map this tile's RAM (RAMBlock.tlb_cpus) */
     CPUState *ram_cpus[TT_CORES_PER_TILE];
 
     TTRiscvDebugRegs dbg;
     TTNiu niu[TT_NUM_NOCS];
+    TTNocOverlay overlay;
 
     /* properties */
     uint8_t x, y;               /* physical NOC0 coordinates */

@@ -297,33 +297,86 @@ static void tt_niu_do_inline(TTNiuCmd *c)
     }
 }
 
-/* One atomic on a 32-bit L1 word; returns the old value */
-static uint32_t tt_niu_atomic_word(TTNiuCmd *c, uint32_t *p)
+/* Add @add into the 32-bit word at @p modulo 2^(width + 1), atomically */
+static uint32_t tt_atomic_add_masked(uint32_t *p, uint32_t add,
+                                     uint32_t width)
 {
-    uint32_t op = FIELD_EX32(c->len_be, NOC_AT_LEN_BE, INS);
-    uint32_t width = FIELD_EX32(c->len_be, NOC_AT_LEN_BE, INT_WIDTH);
     uint32_t mask = width == 31 ? UINT32_MAX : (2u << width) - 1;
     uint32_t old, new;
 
+    do {
+        old = qatomic_read(p);
+        new = (old & ~mask) | ((old + add) & mask);
+    } while (qatomic_cmpxchg(p, old, new) != old);
+    return old;
+}
+
+/* ACC: element-wise accumulate over the 16-byte block (integer formats) */
+static void tt_atomic_acc(TTNiuCmd *c, uint32_t *blk)
+{
+    uint32_t fmt = c->len_be & 7;
+
+    if (fmt < 3 || fmt > 5) {
+        qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: ACC format %u not "
+                      "implemented; memory unchanged\n", c->niu->x,
+                      c->niu->y, c->niu->noc, fmt);
+        return;
+    }
+    /* INT32, INT32_COMPL, INT32_UNS: 32-bit lanes, AT_DATA added to each */
+    for (int i = 0; i < 4; i++) {
+        qatomic_add(&blk[i], c->data);
+    }
+}
+
+/*
+ * One atomic on the 16-byte L1 block holding TARG (tt-isa-documentation
+ * WormholeB0/NoC/Atomics.md; the Blackhole page is the same per its
+ * README).  Returns the 32-bit word at TARG as it was before.
+ */
+static uint32_t tt_niu_atomic_block(TTNiuCmd *c, uint32_t *blk)
+{
+    uint32_t len_be = c->len_be, op = FIELD_EX32(len_be, NOC_AT_LEN_BE, INS);
+    uint32_t *targ = &blk[(c->targ >> 2) & 3];
+    uint32_t *word = &blk[FIELD_EX32(len_be, NOC_AT_LEN_BE, IND_32)];
+    uint32_t result = qatomic_read(targ), old;
+    uint16_t *half = (uint16_t *)blk;
+
     switch (op) {
     case TT_AT_INCR_GET:
-        /* add modulo 2^(IntWidth + 1), upper bits kept */
-        do {
-            old = qatomic_read(p);
-            new = (old & ~mask) | ((old + c->data) & mask);
-        } while (qatomic_cmpxchg(p, old, new) != old);
-        return old;
-    case TT_AT_SWAP_4B:
-        return qatomic_xchg(p, c->data);
+        old = tt_atomic_add_masked(word, c->data,
+                                   FIELD_EX32(len_be, NOC_AT_LEN_BE,
+                                              INT_WIDTH));
+        break;
     case TT_AT_CAS:
-        return qatomic_cmpxchg(p, FIELD_EX32(c->len_be, NOC_AT_LEN_BE, CAS_CMP),
-                               FIELD_EX32(c->len_be, NOC_AT_LEN_BE, CAS_SET));
+        old = qatomic_cmpxchg(word,
+                              FIELD_EX32(len_be, NOC_AT_LEN_BE, CAS_CMP),
+                              FIELD_EX32(len_be, NOC_AT_LEN_BE, CAS_SET));
+        break;
+    case TT_AT_SWAP:
+        /* Mask [9:2]: 16-bit lanes, even lanes AT_DATA[15:0], odd [31:16] */
+        for (int i = 0; i < 8; i++) {
+            if (len_be & BIT(2 + i)) {
+                qatomic_set(&half[i], (uint16_t)(c->data >> (16 * (i & 1))));
+            }
+        }
+        return result;
+    case TT_AT_STORE_IND:       /* swap, index variant: Ofs [1:0] */
+        old = qatomic_xchg(word, c->data);
+        break;
+    case TT_AT_SWAP_4B:         /* swap, index variant: Ofs [3:2] */
+        word = &blk[(len_be >> 2) & 3];
+        old = qatomic_xchg(word, c->data);
+        break;
+    case TT_AT_ACC:
+        tt_atomic_acc(c, blk);
+        return result;
     default:
-        qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: atomic opcode %u not "
-                      "implemented; returns 0, memory unchanged\n",
-                      c->niu->x, c->niu->y, c->niu->noc, op);
-        return 0;
+        qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: atomic opcode %u is not "
+                      "documented; memory unchanged\n", c->niu->x,
+                      c->niu->y, c->niu->noc, op);
+        return result;
     }
+    return word == targ ? old : result;
 }
 
 static void tt_niu_do_atomic(TTNiuCmd *c, const TTNocNode *self)
@@ -331,8 +384,7 @@ static void tt_niu_do_atomic(TTNiuCmd *c, const TTNocNode *self)
     TTNiu *s = c->niu;
     bool posted = !FIELD_EX32(c->ctrl, NOC_CTRL, RESP_MARKED);
     const TTNocNode *dst[TT_MAX_TILES];
-    uint64_t word = (c->targ & ~15ull) +
-                    4 * FIELD_EX32(c->len_be, NOC_AT_LEN_BE, IND_32);
+    uint64_t block = c->targ & ~15ull;
     uint32_t old = 0;
     uint8_t ret[4];
     int n;
@@ -344,13 +396,13 @@ static void tt_niu_do_atomic(TTNiuCmd *c, const TTNocNode *self)
         n = dst[0] != NULL;
     }
     for (int i = 0; i < n; i++) {
-        if (!dst[i]->l1 || word + 4 > memory_region_size(dst[i]->l1)) {
+        if (!dst[i]->l1 || block + 16 > memory_region_size(dst[i]->l1)) {
             tt_niu_cmd_error(c, "atomic target is not Tensix L1: dropped");
             continue;
         }
-        old = tt_niu_atomic_word(c, (uint32_t *)
-                                 ((uint8_t *)memory_region_get_ram_ptr(
-                                     dst[i]->l1) + word));
+        old = tt_niu_atomic_block(c, (uint32_t *)
+                                  ((uint8_t *)memory_region_get_ram_ptr(
+                                      dst[i]->l1) + block));
         tt_niu_count(dst[i]->niu[s->noc], posted
                      ? TT_SLV_POSTED_ATOMIC_RECEIVED
                      : TT_SLV_NONPOSTED_ATOMIC_RECEIVED, 1);

@@ -137,6 +137,19 @@ static void test_atomics(void)
     noc_read(0, XY(2, 5), a, CHECK, 4);
     ok(REG32(RET) == 15 && REG32(RET + 4) == 4 && REG32(RET + 8) == 9 &&
        REG32(CHECK) == 9, "SWAP_4B and CAS (match, then mismatch)");
+    noc_atomic(0, XY(2, 5), ATOMIC + 0x20, AT_SWAP_MASK(0x5), 0xbbbbaaaau,
+               RET, 0);
+    noc_atomic(0, XY(2, 5), ATOMIC + 0x30, AT_ACC_INT32, 7, RET, 0);
+    noc_atomic(0, XY(2, 5), ATOMIC + 0x44, (6u << 12) | (1u << 2) | 1, 0x55,
+               RET + 4, 0);
+    noc_read(0, XY(2, 5), ATOMIC + 0x20, CHECK, 0x30);
+    ok(REG32(CHECK) == 0xaaaau && REG32(CHECK + 4) == 0xaaaau &&
+       REG32(CHECK + 8) == 0, "SWAP with a 16-bit lane mask");
+    ok(REG32(CHECK + 0x10) == 7 && REG32(CHECK + 0x1c) == 7,
+       "ACC INT32 adds into all four words of the block");
+    ok(REG32(CHECK + 0x24) == 0x55 && REG32(RET + 4) == 0,
+       "swap, index variant (opcode 6) writes word Ofs, returns the old "
+       "TARG word");
     noc_atomic(0, MCAST(1, 2, 2, 11), ATOMIC, AT_INCR_GET(ATOMIC), 1, RET,
                CMD_BRCST | CMD_SRC_INCLUDE);
     noc_read(1, XY(2, 9), ATOMIC, CHECK, 4);

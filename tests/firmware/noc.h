@@ -125,7 +125,9 @@ static inline void noc_atomic(int noc, uint32_t hi, uint32_t addr,
 
 /* INCR_GET, full 32-bit add, word (addr >> 2) & 3 of the 16-byte block */
 #define AT_INCR_GET(addr)   ((1u << 12) | (31u << 2) | (((addr) >> 2) & 3))
-#define AT_SWAP_4B(addr)    ((7u << 12) | (((addr) >> 2) & 3))
+#define AT_SWAP_4B(addr)    ((7u << 12) | ((((addr) >> 2) & 3) << 2))
+#define AT_SWAP_MASK(mask)  ((3u << 12) | ((mask) << 2))
+#define AT_ACC_INT32        ((9u << 12) | 3)
 #define AT_CAS(addr, cmp, set) \
     ((4u << 12) | ((set) << 6) | ((cmp) << 2) | (((addr) >> 2) & 3))
 

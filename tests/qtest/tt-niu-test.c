@@ -1,0 +1,196 @@
+/*
+ * Blackhole NIU: command-buffer transactions driven from qtest through a
+ * core's view, checking data and the counter block after each kind of
+ * transaction, coordinate translation on and off, NOC1 reflection, bad
+ * coordinates and oversize transfers.
+ *
+ * Register offsets: tt-isa-documentation BlackholeA0/NoC/MemoryMap.md and
+ * Counters.md (noc-and-niu.md sections 2-6).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "tt-qtest-util.h"
+
+#define NIU(noc)            (0xffb20000u + 0x10000u * (noc))
+#define CMD(noc, buf, off)  (NIU(noc) + ((buf) << 11) + (off))
+#define TARG_LO 0x00
+#define TARG_MID 0x04
+#define TARG_HI 0x08
+#define RET_LO 0x0c
+#define RET_MID 0x10
+#define RET_HI 0x14
+#define CTRL 0x1c
+#define AT_LEN_BE 0x20
+#define AT_DATA 0x28
+#define CMD_CTRL 0x40
+#define NIU_CFG_0(noc)      (NIU(noc) + 0x100)
+#define STATUS(noc, n)      (NIU(noc) + 0x200 + 4 * (n))
+
+#define RD_RESP_RECEIVED    0x02
+#define RD_REQ_SENT         0x05
+#define WR_ACK_RECEIVED     0x01
+#define NONPOSTED_WR_SENT   0x0a
+#define POSTED_WR_SENT      0x0b
+#define ATOMIC_RESP_RECEIVED 0x00
+#define POSTED_ATOMIC_SENT  0x07
+#define CMD_ACCEPTED        0x04
+#define RD_DATA_WORD_RECEIVED 0x03
+#define SLV_POSTED_WR_RECEIVED 0x3b
+#define REQS_OUTSTANDING(id) (0x10 + (id))
+
+#define WR          (1u << 1)
+#define RESP        (1u << 4)
+#define AT          (1u << 0)
+
+/* two columns: physical x = 1 and x = 16, translated 1 and 2 */
+#define TWO_COLS "-M blackhole,harvested-tensix-cols=" \
+                 "2:3:4:5:6:7:10:11:12:13:14:15"
+
+static uint32_t st(QTestState *q, int noc, int n)
+{
+    return tt_readl(q, 1, 2, "brisc", STATUS(noc, n));
+}
+
+static void issue(QTestState *q, int noc, int buf, uint32_t ctrl,
+                  uint32_t targ, uint32_t targ_hi, uint32_t ret,
+                  uint32_t ret_hi, uint32_t len)
+{
+    tt_writel(q, 1, 2, "brisc", CMD(noc, buf, CTRL), ctrl);
+    tt_writel(q, 1, 2, "brisc", CMD(noc, buf, TARG_LO), targ);
+    tt_writel(q, 1, 2, "brisc", CMD(noc, buf, TARG_MID), 0);
+    tt_writel(q, 1, 2, "brisc", CMD(noc, buf, TARG_HI), targ_hi);
+    tt_writel(q, 1, 2, "brisc", CMD(noc, buf, RET_LO), ret);
+    tt_writel(q, 1, 2, "brisc", CMD(noc, buf, RET_MID), 0);
+    tt_writel(q, 1, 2, "brisc", CMD(noc, buf, RET_HI), ret_hi);
+    tt_writel(q, 1, 2, "brisc", CMD(noc, buf, AT_LEN_BE), len);
+    tt_writel(q, 1, 2, "brisc", CMD(noc, buf, CMD_CTRL), 1);
+    /* transfers complete synchronously */
+    g_assert_cmphex(tt_readl(q, 1, 2, "brisc", CMD(noc, buf, CMD_CTRL)), ==,
+                    0);
+}
+
+#define XY(x, y) (((y) << 6) | (x))
+
+static void test_read_counters(void)
+{
+    QTestState *q = qtest_init(TWO_COLS);
+    uint32_t before[4];
+
+    tt_writel(q, 16, 7, "trisc1", 0x1000, 0x12345678);
+    before[0] = st(q, 0, RD_RESP_RECEIVED);
+    before[1] = st(q, 0, RD_REQ_SENT);
+    before[2] = st(q, 0, CMD_ACCEPTED);
+    before[3] = st(q, 0, RD_DATA_WORD_RECEIVED);
+    /* translated (2, 7) is physical (16, 7) */
+    issue(q, 0, 1, RESP, 0x1000, XY(2, 7), 0x2000, XY(1, 2), 128);
+    g_assert_cmphex(tt_readl(q, 1, 2, "ncrisc", 0x2000), ==, 0x12345678);
+    g_assert_cmpuint(st(q, 0, RD_RESP_RECEIVED), ==, before[0] + 1);
+    g_assert_cmpuint(st(q, 0, RD_REQ_SENT), ==, before[1] + 1);
+    g_assert_cmpuint(st(q, 0, CMD_ACCEPTED), ==, before[2] + 1);
+    g_assert_cmpuint(st(q, 0, RD_DATA_WORD_RECEIVED), ==, before[3] + 2);
+    g_assert_cmpuint(st(q, 0, REQS_OUTSTANDING(0)), ==, 0);
+    qtest_quit(q);
+}
+
+static void test_write_counters(void)
+{
+    QTestState *q = qtest_init(TWO_COLS);
+    uint32_t acks = st(q, 0, WR_ACK_RECEIVED);
+    uint32_t np = st(q, 0, NONPOSTED_WR_SENT);
+    uint32_t p = st(q, 0, POSTED_WR_SENT);
+    uint32_t slv = tt_readl(q, 16, 3, "brisc",
+                            STATUS(0, SLV_POSTED_WR_RECEIVED));
+
+    tt_writel(q, 1, 2, "brisc", 0x3000, 0xcafe0001);
+    issue(q, 0, 0, WR | RESP, 0x3000, XY(1, 2), 0x4000, XY(2, 3), 4);
+    issue(q, 0, 0, WR, 0x3000, XY(1, 2), 0x4004, XY(2, 3), 4);
+    g_assert_cmphex(tt_readl(q, 16, 3, "brisc", 0x4000), ==, 0xcafe0001);
+    g_assert_cmphex(tt_readl(q, 16, 3, "brisc", 0x4004), ==, 0xcafe0001);
+    g_assert_cmpuint(st(q, 0, WR_ACK_RECEIVED), ==, acks + 1);
+    g_assert_cmpuint(st(q, 0, NONPOSTED_WR_SENT), ==, np + 1);
+    g_assert_cmpuint(st(q, 0, POSTED_WR_SENT), ==, p + 1);
+    g_assert_cmpuint(tt_readl(q, 16, 3, "brisc",
+                              STATUS(0, SLV_POSTED_WR_RECEIVED)), ==, slv + 1);
+    qtest_quit(q);
+}
+
+static void test_atomic_counters(void)
+{
+    QTestState *q = qtest_init(TWO_COLS);
+    uint32_t resp = st(q, 0, ATOMIC_RESP_RECEIVED);
+    uint32_t posted = st(q, 0, POSTED_ATOMIC_SENT);
+
+    tt_writel(q, 1, 2, "brisc", CMD(0, 3, AT_DATA), 3);
+    issue(q, 0, 3, AT | RESP, 0x5008, XY(2, 4), 0x6000, XY(1, 2),
+          0x1000 | (31 << 2) | 2);
+    issue(q, 0, 3, AT, 0x5008, XY(2, 4), 0x6004, XY(1, 2),
+          0x1000 | (31 << 2) | 2);
+    g_assert_cmphex(tt_readl(q, 16, 4, "brisc", 0x5008), ==, 6);
+    g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0x6000), ==, 0);
+    g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0x6004), ==, 0);  /* posted */
+    g_assert_cmpuint(st(q, 0, ATOMIC_RESP_RECEIVED), ==, resp + 1);
+    g_assert_cmpuint(st(q, 0, POSTED_ATOMIC_SENT), ==, posted + 1);
+    /* IntWidth 3: add within the low 4 bits, upper bits kept */
+    tt_writel(q, 16, 4, "brisc", 0x5010, 0xab0f);
+    tt_writel(q, 1, 2, "brisc", CMD(0, 3, AT_DATA), 2);
+    issue(q, 0, 3, AT | RESP, 0x5010, XY(2, 4), 0x6008, XY(1, 2),
+          0x1000 | (3 << 2));
+    g_assert_cmphex(tt_readl(q, 16, 4, "brisc", 0x5010), ==, 0xab01);
+    g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0x6008), ==, 0xab0f);
+    qtest_quit(q);
+}
+
+static void test_translation_and_noc1(void)
+{
+    QTestState *q = qtest_init(TWO_COLS);
+
+    tt_writel(q, 16, 11, "brisc", 0x7000, 0x600dda7a);
+    /* translation on (power-on): translated (2, 11) */
+    issue(q, 1, 1, RESP, 0x7000, XY(2, 11), 0x8000, XY(1, 2), 4);
+    g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0x8000), ==, 0x600dda7a);
+    /* NOC0 without translation: physical (16, 11), own (1, 2) */
+    tt_writel(q, 1, 2, "brisc", NIU_CFG_0(0), 0);
+    issue(q, 0, 1, RESP, 0x7000, XY(16, 11), 0x8004, XY(1, 2), 4);
+    g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0x8004), ==, 0x600dda7a);
+    /* ... translated (2, 11) is then a harvested physical column */
+    issue(q, 0, 1, RESP, 0x7000, XY(2, 11), 0x8008, XY(1, 2), 4);
+    g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0x8008), ==, 0xffffffff);
+    /* NOC1 without translation: reflected, (0, 0) = (16, 11), self (15, 9) */
+    tt_writel(q, 1, 2, "brisc", NIU_CFG_0(1), 0);
+    issue(q, 1, 1, RESP, 0x7000, XY(0, 0), 0x800c, XY(15, 9), 4);
+    g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0x800c), ==, 0x600dda7a);
+    qtest_quit(q);
+}
+
+static void test_dram_and_limits(void)
+{
+    QTestState *q = qtest_init(TWO_COLS);
+    uint32_t rd = st(q, 0, RD_RESP_RECEIVED);
+
+    /* GDDR bank 5 through translated (18, 15 + 2) = physical (9, 3) */
+    tt_writel(q, 1, 2, "brisc", 0x9000, 0xd7a0d7a0);
+    tt_writel(q, 1, 2, "brisc", 0x9000 + 16384, 0x0ddba11);
+    issue(q, 0, 0, WR | RESP, 0x9000, XY(1, 2), 0x100, XY(18, 17), 16388);
+    g_assert_cmphex(tt_readl(q, 9, 3, "-", 0x100), ==, 0xd7a0d7a0);
+    /* more than one packet to DRAM: truncated to 16 KiB */
+    g_assert_cmphex(tt_readl(q, 9, 3, "-", 0x100 + 16384), ==, 0);
+    /* a read from no node answers all-ones and still completes */
+    issue(q, 0, 1, RESP, 0x0, XY(30, 30), 0xa000, XY(1, 2), 4);
+    g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0xa000), ==, 0xffffffff);
+    g_assert_cmpuint(st(q, 0, RD_RESP_RECEIVED), ==, rd + 1);
+    qtest_quit(q);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    qtest_add_func("/blackhole/niu/read-counters", test_read_counters);
+    qtest_add_func("/blackhole/niu/write-counters", test_write_counters);
+    qtest_add_func("/blackhole/niu/atomic-counters", test_atomic_counters);
+    qtest_add_func("/blackhole/niu/translation-noc1",
+                   test_translation_and_noc1);
+    qtest_add_func("/blackhole/niu/dram-and-limits", test_dram_and_limits);
+    return g_test_run();
+}

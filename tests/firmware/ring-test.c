@@ -1,0 +1,80 @@
+/*
+ * Ring pipeline through every Tensix tile of a P150 (bare image): the tile
+ * at translated (1, 2) sends a 1 KiB buffer to the next tile in column-major
+ * order of translated coordinates; each tile adds its own coordinates to
+ * every word, writes the buffer on to the next tile (non-posted, waiting
+ * for the ack counter as tt-metal's write barrier does) and increments the
+ * next tile's flag with a NOC atomic.  Back at the start, the buffer must
+ * hold the sum over all tiles.
+ */
+#include "tap.h"
+#include "noc.h"
+
+#define BUF         0x60000u
+#define WORDS       256
+#define FLAG        0x68000u
+#define NTILES      140
+
+static const uint8_t cols[14] = { 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14,
+                                  15, 16 };
+
+static uint32_t tile_xy(int k)
+{
+    return XY(cols[k / 10], 2 + k % 10);
+}
+
+static void send_to(int k, int noc)
+{
+    uint32_t acks = NIU_STATUS(noc, ST_WR_ACK_RECEIVED);
+    uint32_t xy = tile_xy(k % NTILES);
+
+    noc_write(noc, BUF, xy, BUF, WORDS * 4, CMD_RESP_MARKED);
+    while (NIU_STATUS(noc, ST_WR_ACK_RECEIVED) != acks + 1) {
+    }
+    noc_atomic(noc, xy, FLAG, AT_INCR_GET(FLAG), 1, 0x100, 0);
+}
+
+void core_main(int role, int kind)
+{
+    uint32_t id = REG32(NOC_ID_LOGICAL(0)) & 0xfff;
+    volatile uint32_t *flag = (volatile uint32_t *)FLAG;
+    volatile uint32_t *buf = (volatile uint32_t *)BUF;
+    uint32_t sum = 0;
+    int k = 0, good = 1;
+
+    if (role != BRISC) {
+        for (;;) {
+            __asm__ volatile("wfi");
+        }
+    }
+    while (tile_xy(k) != id) {
+        k++;
+    }
+    if (k != 0) {
+        while (*flag == 0) {
+        }
+        for (int i = 0; i < WORDS; i++) {
+            buf[i] += id;
+        }
+        send_to(k + 1, k & 1);      /* alternate NOCs along the ring */
+        for (;;) {
+            __asm__ volatile("wfi");
+        }
+    }
+    tap_reporter = 1;
+    for (int i = 0; i < WORDS; i++) {
+        buf[i] = i;
+    }
+    send_to(1, 0);
+    while (*flag == 0) {
+    }
+    for (int j = 1; j < NTILES; j++) {
+        sum += tile_xy(j);
+    }
+    for (int i = 0; i < WORDS; i++) {
+        good &= buf[i] == i + sum;
+    }
+    ok(good, "a buffer passed through all 140 tiles carries every tile's "
+       "contribution");
+    tap_done();
+}

@@ -297,6 +297,39 @@ static void tt_niu_do_inline(TTNiuCmd *c)
     }
 }
 
+/*
+ * Byte-enable write (MemoryMap.md): AT_LEN_BE_1:AT_LEN_BE is a 64-bit mask
+ * over the 64 bytes from RET & ~0xF, taken from TARG & ~0xF; to MMIO the
+ * mask is ignored and one 32-bit word is stored.
+ */
+static void tt_niu_do_write_be(TTNiuCmd *c, const TTNocNode *self)
+{
+    TTNiu *s = c->niu;
+    bool posted = !FIELD_EX32(c->ctrl, NOC_CTRL, RESP_MARKED);
+    const TTNocNode *dst = tt_niu_node(c, c->ret_hi);
+    uint64_t mask = deposit64(c->len_be, 32, 32,
+                              s->cmd[c->buf][A_NOC_AT_LEN_BE_1 / 4]);
+    uint64_t src = c->targ & ~15ull, ret = c->ret & ~15ull;
+
+    if (dst && tt_niu_rw(s->fabric, self, src, s->buf, 64, false)) {
+        tt_niu_cmd_error(c, "byte-enable write: local read failed");
+    } else if (dst && !dst->l1) {
+        tt_niu_rw(s->fabric, dst, c->ret & ~3ull, s->buf + (c->targ & 12), 4,
+                  true);
+    } else if (dst) {
+        for (int i = 0; i < 64; i++) {
+            if (mask & BIT_ULL(i)) {
+                tt_niu_rw(s->fabric, dst, ret + i, s->buf + i, 1, true);
+            }
+        }
+    }
+    tt_niu_count(s, posted ? TT_MST_POSTED_WR_REQ_SENT
+                           : TT_MST_NONPOSTED_WR_REQ_SENT, 1);
+    if (!posted) {
+        tt_niu_count(s, TT_MST_WR_ACK_RECEIVED, 1);
+    }
+}
+
 /* Add @add into the 32-bit word at @p modulo 2^(width + 1), atomically */
 static uint32_t tt_atomic_add_masked(uint32_t *p, uint32_t add,
                                      uint32_t width)
@@ -449,12 +482,11 @@ static void tt_niu_issue(TTNiu *s, int buf)
     } else if (FIELD_EX32(c.ctrl, NOC_CTRL, WR_INLINE)) {
         tt_niu_do_inline(&c);
     } else if (FIELD_EX32(c.ctrl, NOC_CTRL, WR_BE)) {
-        qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: byte-enable writes are not "
-                      "implemented; dropped\n", s->x, s->y, s->noc);
-        tt_niu_count(s, TT_MST_POSTED_WR_REQ_SENT, 1);
+        tt_niu_do_write_be(&c, self);
     } else {
         tt_niu_do_write(&c, self);
     }
+    trace_tt_niu_cmd_done(s->x, s->y, s->noc, buf);
 }
 
 static uint64_t tt_niu_read(void *opaque, hwaddr addr, unsigned size)

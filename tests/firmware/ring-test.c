@@ -62,6 +62,25 @@ void core_main(int role, int kind)
         }
     }
     tap_reporter = 1;
+    {
+        uint32_t acks = NIU_STATUS(0, ST_WR_ACK_RECEIVED);
+        int got = 1;
+
+        for (int i = 0; i < 16; i++) {
+            REG32(0x70000 + 4 * i) = 0x5a000000u + i;
+        }
+        noc_write(0, 0x70000, MCAST(1, 2, 16, 11), 0x70000, 64,
+                  CMD_BRCST | CMD_PATH_RES | CMD_RESP_MARKED);
+        ok(NIU_STATUS(0, ST_WR_ACK_RECEIVED) == acks + NTILES - 1,
+           "multicast to the whole 14x10 grid: 139 acks");
+        for (int j = 1; j < NTILES; j += 23) {
+            noc_read(1, tile_xy(j), 0x70000, 0x71000, 64);
+            for (int i = 0; i < 16; i++) {
+                got &= REG32(0x71000 + 4 * i) == 0x5a000000u + i;
+            }
+        }
+        ok(got, "sampled tiles across the grid received the data");
+    }
     for (int i = 0; i < WORDS; i++) {
         buf[i] = i;
     }

@@ -183,6 +183,28 @@ static void test_dram_and_limits(void)
     qtest_quit(q);
 }
 
+static void test_write_be(void)
+{
+    QTestState *q = qtest_init(TWO_COLS);
+    uint8_t src[64], got[64];
+
+    for (int i = 0; i < 64; i++) {
+        src[i] = 0x40 + i;
+    }
+    tt_write(q, 1, 2, "brisc", 0xb000, src, sizeof(src));
+    /* bytes 4-7 and 32-35 of the 64-byte block */
+    tt_writel(q, 1, 2, "brisc", CMD(0, 0, 0x24), 0x0000000f);
+    issue(q, 0, 0, WR | (1u << 2) | RESP, 0xb000, XY(1, 2), 0xc000,
+          XY(2, 2), 0x000000f0);
+    tt_read(q, 16, 2, "brisc", 0xc000, got, sizeof(got));
+    for (int i = 0; i < 64; i++) {
+        bool on = (i >= 4 && i < 8) || (i >= 32 && i < 36);
+
+        g_assert_cmphex(got[i], ==, on ? src[i] : 0);
+    }
+    qtest_quit(q);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -192,5 +214,6 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/niu/translation-noc1",
                    test_translation_and_noc1);
     qtest_add_func("/blackhole/niu/dram-and-limits", test_dram_and_limits);
+    qtest_add_func("/blackhole/niu/write-be", test_write_be);
     return g_test_run();
 }

@@ -4,6 +4,8 @@
 #
 #  startup   time from exec to the QMP greeting (machine fully created) and
 #            resident memory of an idle P150 with every core held in reset
+#  noc       L1-to-L1 and DRAM-to-L1 throughput of one tile (16 KiB
+#            packets) and the cost of one posted 4-byte write
 #  w1-1core  MIPS of one BRISC running the W1 integer loop
 #            (tests/firmware/bench-w1.c; 17 or 18 instructions/iteration
 #            depending on the branch, counted as 17.5)
@@ -49,4 +51,23 @@ iters, ticks = int(f["iters"][2:], 16), int(f["t"], 16)
 secs = ticks / 1.35e9
 print("w1-1core %d iterations in %.3f s: %.0f MIPS" %
       (iters, secs, iters * 17.5 / secs / 1e6))
+PY
+
+out=$("$QEMU" -M "blackhole,firmware=$B/firmware/bench-noc.elf" \
+      -semihosting-config enable=on,target=native -display none \
+      -monitor none -serial none 2>&1)
+python3 - "$out" <<'PY'
+import sys
+for line in sys.argv[1].splitlines():
+    f = line.split()
+    if len(f) != 4 or f[0] not in ("l1-to-l1", "dram-to-l1", "write-4b"):
+        continue
+    n, size, ticks = (int(v, 16) for v in f[1:])
+    secs = ticks / 1.35e9
+    if size == 4:
+        print("noc %-10s %d writes: %.0f ns of host time each" %
+              (f[0], n, secs / n * 1e9))
+    else:
+        print("noc %-10s %d x %d B: %.2f GB/s of emulated data per host "
+              "second" % (f[0], n, size, n * size / secs / 1e9))
 PY

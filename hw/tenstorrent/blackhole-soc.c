@@ -118,9 +118,8 @@ static void blackhole_soc_connect_noc(TTBlackholeSoC *s)
     }
 }
 
-static void blackhole_soc_realize(DeviceState *dev, Error **errp)
+static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
 {
-    TTBlackholeSoC *s = TT_BLACKHOLE_SOC(dev);
     const char *err;
 
     if (!tt_grid_init(&s->grid, s->board, s->harvested_cols,
@@ -144,6 +143,18 @@ static void blackhole_soc_realize(DeviceState *dev, Error **errp)
     if (blackhole_soc_create_dram(s, errp)) {
         blackhole_soc_connect_noc(s);
     }
+}
+
+static void blackhole_soc_realize(DeviceState *dev, Error **errp)
+{
+    /*
+     * One memory transaction for the whole chip: otherwise every region a
+     * tile adds re-renders every address space created so far (hundreds),
+     * which makes start-up quadratic in time and memory.
+     */
+    memory_region_transaction_begin();
+    blackhole_soc_build(TT_BLACKHOLE_SOC(dev), errp);
+    memory_region_transaction_commit();
 }
 
 static void blackhole_soc_init(Object *obj)

@@ -185,15 +185,14 @@ static uint32_t work(uint32_t id, int role)
 static void boot_all(const char *opts, uint32_t harvested, int expect)
 {
     QTestState *qts = boot_fw(opts, "-accel tcg");
-    int tiles = 0, vcol = 0;
+    int tiles = 0;
 
     for (int c = 0; c < 14; c++) {
-        int x = tt_tensix_cols[c], vx;
+        int x = tt_tensix_cols[c], vx = tt_translated_x(harvested, x);
 
-        if (harvested & (1u << x)) {
+        if (vx < 0) {
             continue;
         }
-        vx = tt_tensix_cols[vcol++];
         for (int y = 2; y <= 11; y++) {
             uint32_t id = (y << 6) | vx;
             gint64 end = g_get_monotonic_time() + 600 * G_TIME_SPAN_SECOND;

@@ -11,6 +11,19 @@
 const int tt_tensix_cols[14] = { 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14,
                                  15, 16 };
 
+int tt_translated_x(uint32_t harvested, int x)
+{
+    int vcol = 0;
+
+    if (harvested & (1u << x)) {
+        return -1;
+    }
+    for (int c = 0; c < 14 && tt_tensix_cols[c] != x; c++) {
+        vcol += !(harvested & (1u << tt_tensix_cols[c]));
+    }
+    return tt_tensix_cols[vcol];
+}
+
 static gchar **tt_ok(QTestState *qts, gchar **w, const char *cmd)
 {
     if (!w[0] || strcmp(w[0], "OK") != 0) {

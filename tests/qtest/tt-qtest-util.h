@@ -13,6 +13,13 @@
 /* Physical Tensix columns (noc-and-niu.md 8.1) */
 extern const int tt_tensix_cols[14];
 
+/*
+ * Translated x of the Tensix tile at physical column @x when @harvested
+ * (bit x: column disabled) columns are harvested: enabled columns keep the
+ * dense translated columns 1-7, 10-16 in order.  -1 if @x is harvested.
+ */
+int tt_translated_x(uint32_t harvested, int x);
+
 uint32_t tt_readl(QTestState *qts, int x, int y, const char *role,
                   uint64_t addr);
 void tt_writel(QTestState *qts, int x, int y, const char *role,

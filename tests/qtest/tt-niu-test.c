@@ -205,6 +205,50 @@ static void test_write_be(void)
     qtest_quit(q);
 }
 
+/*
+ * P100A with a harvested bank: each DRAM entry of the bank-to-NOC table the
+ * machine writes for firmware, used as a translated NOC0 coordinate, must
+ * reach a distinct, enabled physical bank.
+ */
+static void test_harvested_dram_table(void)
+{
+    /* tt-umd: bank b's ports at x = b < 4 ? 0 : 9 */
+    static const int port0_y[4] = { 0, 2, 9, 5 };
+
+    for (int h = 0; h < 8; h += 5) {
+        QTestState *q = qtest_initf("-M blackhole,board=p100a,"
+                                    "harvested-dram-bank=%d,firmware=%s/boot,"
+                                    "fw-layout=tt-test", h, tt_firmware_dir());
+        int hit_bank[7];
+
+        for (int b = 0; b < 7; b++) {
+            uint32_t e = tt_readl(q, 1, 2, "brisc", 0x12f00 + 4 * (b / 2));
+
+            e = b & 1 ? e >> 16 : e & 0xffff;
+            tt_writel(q, 1, 2, "brisc", 0x3000, 0xb0000000 | h << 8 | b);
+            issue(q, 0, 0, WR | RESP, 0x3000, XY(1, 2), 0x200 + 4 * b, e, 4);
+        }
+        for (int b = 0; b < 7; b++) {
+            hit_bank[b] = -1;
+            for (int pb = 0; pb < 8; pb++) {
+                if (pb == h) {
+                    continue;
+                }
+                if (tt_readl(q, pb < 4 ? 0 : 9, port0_y[pb % 4], "-",
+                             0x200 + 4 * b) == (0xb0000000 | h << 8 | b)) {
+                    g_assert_cmpint(hit_bank[b], ==, -1);
+                    hit_bank[b] = pb;
+                }
+            }
+            g_assert_cmpint(hit_bank[b], >=, 0);
+            for (int o = 0; o < b; o++) {
+                g_assert_cmpint(hit_bank[o], !=, hit_bank[b]);
+            }
+        }
+        qtest_quit(q);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -215,5 +259,7 @@ int main(int argc, char **argv)
                    test_translation_and_noc1);
     qtest_add_func("/blackhole/niu/dram-and-limits", test_dram_and_limits);
     qtest_add_func("/blackhole/niu/write-be", test_write_be);
+    qtest_add_func("/blackhole/niu/harvested-dram-table",
+                   test_harvested_dram_table);
     return g_test_run();
 }

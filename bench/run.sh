@@ -6,6 +6,8 @@
 #            resident memory of an idle P150 with every core held in reset
 #  noc       L1-to-L1 and DRAM-to-L1 throughput of one tile (16 KiB
 #            packets) and the cost of one posted 4-byte write
+#  noc-all   the same DRAM-to-L1 reads and L1-to-L1 writes from every
+#            tile of a P150 at once (aggregate)
 #  w1-1core  MIPS of one BRISC running the W1 integer loop
 #            (tests/firmware/bench-w1.c; 17 or 18 instructions/iteration
 #            depending on the branch, counted as 17.5)
@@ -53,14 +55,16 @@ print("w1-1core %d iterations in %.3f s: %.0f MIPS" %
       (iters, secs, iters * 17.5 / secs / 1e6))
 PY
 
-out=$("$QEMU" -M "blackhole,firmware=$B/firmware/bench-noc.elf" \
-      -semihosting-config enable=on,target=native -display none \
-      -monitor none -serial none 2>&1)
+out=$(for fw in bench-noc bench-noc-all; do
+      "$QEMU" -M "blackhole,firmware=$B/firmware/$fw.elf" \
+          -semihosting-config enable=on,target=native -display none \
+          -monitor none -serial none 2>&1; done)
 python3 - "$out" <<'PY'
 import sys
 for line in sys.argv[1].splitlines():
     f = line.split()
-    if len(f) != 4 or f[0] not in ("l1-to-l1", "dram-to-l1", "write-4b"):
+    if len(f) != 4 or f[0] not in ("l1-to-l1", "dram-to-l1", "write-4b",
+                                   "all-tiles"):
         continue
     n, size, ticks = (int(v, 16) for v in f[1:])
     secs = ticks / 1.35e9

@@ -5,8 +5,8 @@
  * Counters.md, tt-metal noc_parameters.h (noc-and-niu.md sections 1-7).
  * NOC_ID_LOGICAL holds the tile's translated coordinates from power-on, as
  * ARC firmware leaves it before the cores start (seed 000 section 8).
- * Issuing transactions (NOC_CMD_CTRL) is not modelled yet: such writes are
- * logged as unimplemented and complete nothing.
+ * A write of NOC_CMD_CTRL runs the command to completion before returning
+ * (tt_niu_issue), so command buffers always read back as available.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -18,6 +18,7 @@
 #include "qapi/error.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
+#include "fpu/softfloat.h"
 #include "hw/tenstorrent/niu.h"
 #include "hw/tenstorrent/noc.h"
 #include "trace.h"
@@ -167,9 +168,23 @@ static bool tt_in_span(int v, int start, int end)
 }
 
 /*
+ * Broadcast opt-out (MemoryMap.md: ROUTER_CFG_1 one bit per column,
+ * ROUTER_CFG_3 one per row, in this NOC's physical coordinates): a router
+ * whose own column or row bit is set does not deliver multicasts locally.
+ */
+static bool tt_niu_mcast_opted_out(const TTNiu *d)
+{
+    int x = d->noc ? TT_GRID_W - 1 - d->x : d->x;
+    int y = d->noc ? TT_GRID_H - 1 - d->y : d->y;
+
+    return extract32(d->cfg[A_ROUTER_CFG_1 / 4 - A_NIU_CFG_0 / 4], x, 1) ||
+           extract32(d->cfg[A_ROUTER_CFG_3 / 4 - A_NIU_CFG_0 / 4], y, 1);
+}
+
+/*
  * Tensix tiles in a multicast rectangle (end_x [5:0], end_y [11:6],
- * start_x [17:12], start_y [23:18]) in the issuing NOC's coordinates; only
- * Tensix tiles receive (the broadcast opt-out firmware programs).
+ * start_x [17:12], start_y [23:18]) in the issuing NOC's coordinates,
+ * less those that opted out; other nodes never receive multicasts.
  */
 static int tt_niu_mcast_nodes(TTNiuCmd *c, uint32_t hi,
                               const TTNocNode **out)
@@ -194,7 +209,10 @@ static int tt_niu_mcast_nodes(TTNiuCmd *c, uint32_t hi,
             (!self && g->tile_x[i] == s->x && g->tile_y[i] == s->y)) {
             continue;
         }
-        out[n++] = tt_noc_node(s->fabric, g->tile_x[i], g->tile_y[i]);
+        out[n] = tt_noc_node(s->fabric, g->tile_x[i], g->tile_y[i]);
+        if (!tt_niu_mcast_opted_out(out[n]->niu[s->noc])) {
+            n++;
+        }
     }
     return n;
 }
@@ -344,21 +362,113 @@ static uint32_t tt_atomic_add_masked(uint32_t *p, uint32_t add,
     return old;
 }
 
-/* ACC: element-wise accumulate over the 16-byte block (integer formats) */
-static void tt_atomic_acc(TTNiuCmd *c, uint32_t *blk)
-{
-    uint32_t fmt = c->len_be & 7;
+/* ACC formats, NOC_AT_LEN_BE[2:0]; bit 3 disables saturation */
+enum {
+    TT_ACC_FP32, TT_ACC_FP16_A, TT_ACC_FP16_B, TT_ACC_INT32,
+    TT_ACC_INT32_COMPL, TT_ACC_INT32_UNS, TT_ACC_INT8, TT_ACC_UINT8,
+};
 
-    if (fmt < 3 || fmt > 5) {
-        qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: ACC format %u not "
-                      "implemented; memory unchanged\n", c->niu->x,
-                      c->niu->y, c->niu->noc, fmt);
-        return;
+/* Tensix integers are sign-magnitude (tensix-coprocessor.md, formats) */
+static int64_t tt_sm_to_int(uint32_t v, int bits)
+{
+    int64_t mag = v & ((1ull << (bits - 1)) - 1);
+
+    return v >> (bits - 1) & 1 ? -mag : mag;
+}
+
+static uint32_t tt_int_to_sm(int64_t v, int bits, bool sat)
+{
+    uint64_t max = (1ull << (bits - 1)) - 1;
+    uint64_t mag = v < 0 ? -v : v;
+
+    mag = sat ? MIN(mag, max) : mag & max;
+    return (v < 0 ? 1u << (bits - 1) : 0) | mag;
+}
+
+static uint32_t tt_acc_lane(int fmt, bool sat, uint32_t a, uint32_t b,
+                            float_status *st)
+{
+    uint64_t sum;
+
+    switch (fmt) {
+    case TT_ACC_FP32:
+        return float32_val(float32_add(make_float32(a), make_float32(b), st));
+    case TT_ACC_FP16_A:
+        return float16_val(float16_add(make_float16(a), make_float16(b), st));
+    case TT_ACC_FP16_B:
+        return bfloat16_add(a, b, st);
+    case TT_ACC_INT32:
+        return tt_int_to_sm(tt_sm_to_int(a, 32) + tt_sm_to_int(b, 32), 32,
+                            sat);
+    case TT_ACC_INT8:
+        return tt_int_to_sm(tt_sm_to_int(a, 8) + tt_sm_to_int(b, 8), 8, sat);
+    case TT_ACC_INT32_UNS:
+        sum = (uint64_t)a + b;
+        return sat && sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+    case TT_ACC_UINT8:
+        sum = (uint64_t)a + b;
+        return sat && sum > UINT8_MAX ? UINT8_MAX : (uint8_t)sum;
+    default:                    /* INT32_COMPL: two's complement, wraps */
+        return a + b;
     }
-    /* INT32, INT32_COMPL, INT32_UNS: 32-bit lanes, AT_DATA added to each */
+}
+
+/*
+ * ACC: element-wise accumulate of AT_DATA, repeated across the 16-byte
+ * block, into the block (noc-and-niu.md 11.2): FP32/INT32 x4, FP16/BF16 x8
+ * (AT_DATA's two halves alternate), INT8/UINT8 x16.  Denormals flush to zero;
+ * rounding is to nearest even (the sheet is silent, like the ISA pages).
+ * Lanes never cross a word, so each word is updated atomically on its own.
+ */
+static void tt_atomic_acc(TTNiuCmd *c, uint32_t *blk, uint32_t instrn)
+{
+    int fmt = instrn & 7, bits = fmt <= TT_ACC_FP16_B
+        ? (fmt == TT_ACC_FP32 ? 32 : 16)
+        : (fmt >= TT_ACC_INT8 ? 8 : 32);
+    bool sat = !(instrn & 8);
+    float_status st = { };
+
+    set_float_rounding_mode(float_round_nearest_even, &st);
+    set_flush_to_zero(true, &st);
+    set_flush_inputs_to_zero(true, &st);
+    set_default_nan_mode(true, &st);
+    set_float_default_nan_pattern(0b01000000, &st);
+    set_float_2nan_prop_rule(float_2nan_prop_s_ab, &st);
     for (int i = 0; i < 4; i++) {
-        qatomic_add(&blk[i], c->data);
+        uint32_t old, new;
+
+        do {
+            old = qatomic_read(&blk[i]);
+            new = 0;
+            for (int sh = 0; sh < 32; sh += bits) {
+                uint32_t m = bits == 32 ? UINT32_MAX : (1u << bits) - 1;
+
+                new |= (tt_acc_lane(fmt, sat, (old >> sh) & m,
+                                    (c->data >> sh) & m, &st) & m) << sh;
+            }
+        } while (qatomic_cmpxchg(&blk[i], old, new) != old);
     }
+}
+
+/*
+ * INCR_GET_PTR (noc-and-niu.md 11.2, from the tenstorrent-docs atomics
+ * page): the word advances by INCR [9:6] (0 means 1) and returns to 0 when a
+ * WRAP [5:2] is set and the new value reaches it.
+ */
+static uint32_t tt_atomic_incr_ptr(uint32_t *p, uint32_t len_be)
+{
+    uint32_t incr = extract32(len_be, 6, 4) ?: 1, wrap = extract32(len_be, 2,
+                                                                   4);
+    uint32_t old, new;
+
+    do {
+        old = qatomic_read(p);
+        new = old + incr;
+        if (wrap && new >= wrap) {
+            new = 0;
+        }
+    } while (qatomic_cmpxchg(p, old, new) != old);
+    return old;
 }
 
 /*
@@ -379,6 +489,9 @@ static uint32_t tt_niu_atomic_block(TTNiuCmd *c, uint32_t *blk)
         old = tt_atomic_add_masked(word, c->data,
                                    FIELD_EX32(len_be, NOC_AT_LEN_BE,
                                               INT_WIDTH));
+        break;
+    case TT_AT_INCR_GET_PTR:
+        old = tt_atomic_incr_ptr(word, len_be);
         break;
     case TT_AT_CAS:
         old = qatomic_cmpxchg(word,
@@ -401,7 +514,12 @@ static uint32_t tt_niu_atomic_block(TTNiuCmd *c, uint32_t *blk)
         old = qatomic_xchg(word, c->data);
         break;
     case TT_AT_ACC:
-        tt_atomic_acc(c, blk);
+        tt_atomic_acc(c, blk, len_be);
+        return result;
+    case TT_AT_GET_TILE_MAP:
+        qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: GET_TILE_MAP is not "
+                      "documented; memory unchanged\n", c->niu->x, c->niu->y,
+                      c->niu->noc);
         return result;
     default:
         qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: atomic opcode %u is not "
@@ -475,6 +593,16 @@ static void tt_niu_issue(TTNiu *s, int buf)
     trace_tt_niu_cmd(s->x, s->y, s->noc, buf, c.ctrl, c.targ_hi, c.targ,
                      c.ret_hi, c.ret, c.len_be);
     tt_niu_count(s, TT_MST_CMD_ACCEPTED, 1);
+    if (FIELD_EX32(c.ctrl, NOC_CTRL, L1_ACC_AT_EN)) {
+        if (FIELD_EX32(c.ctrl, NOC_CTRL, AT)) {
+            /* the atomic's opcode and operands come from L1_ACC_AT_INSTRN */
+            c.len_be = r[A_NOC_L1_ACC_AT_INSTRN / 4];
+        } else {
+            qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: L1-accumulate write (a "
+                          "Blackhole hardware bug): done as a plain write\n",
+                          s->x, s->y, s->noc);
+        }
+    }
     if (FIELD_EX32(c.ctrl, NOC_CTRL, AT)) {
         tt_niu_do_atomic(&c, self);
     } else if (!FIELD_EX32(c.ctrl, NOC_CTRL, WR)) {
@@ -572,6 +700,15 @@ static void tt_niu_reset_hold(Object *obj, ResetType type)
     s->cfg[(A_NOC_ID_LOGICAL - A_NIU_CFG_0) / 4] = s->logical_id;
     /* ARC firmware enables coordinate translation before the cores run */
     s->cfg[0] = FIELD_DP32(0, NIU_CFG_0, COORD_TRANSLATE_EN, 1);
+    /*
+     * ...and the broadcast opt-out of the non-Tensix columns (x = 0, 8, 9)
+     * and rows (y = 0, 1), as ttsim's NONTENSIX_COL/ROW_MASK (noc-and-niu.md
+     * section 7), mirrored on NOC1.
+     */
+    s->cfg[A_ROUTER_CFG_1 / 4 - A_NIU_CFG_0 / 4] =
+        s->noc ? BIT(16) | BIT(8) | BIT(7) : BIT(0) | BIT(8) | BIT(9);
+    s->cfg[A_ROUTER_CFG_3 / 4 - A_NIU_CFG_0 / 4] =
+        s->noc ? BIT(11) | BIT(10) : BIT(0) | BIT(1);
 }
 
 static void tt_niu_realize(DeviceState *dev, Error **errp)

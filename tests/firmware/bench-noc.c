@@ -39,6 +39,46 @@ static void report(const char *name, uint32_t n, uint32_t bytes, uint32_t t)
     sh_puts(line);
 }
 
+#ifdef ALL_TILES
+/*
+ * Every tile's BRISC at once (full P150): ALL_ROUNDS DRAM-to-L1 reads from
+ * bank (tile % 8) on NOC1, then as many L1-to-L1 writes to the next tile in
+ * its column on NOC0; each tile then bumps a counter at the reporter, which
+ * times from its own start (all BRISCs leave reset together) to the last.
+ */
+#define ALL_ROUNDS  200u
+#define NTILES      140u
+#define DONE        0x100000u
+
+void core_main(int role, int kind)
+{
+    uint32_t me = REG32(NOC_ID_LOGICAL(0)) & 0xfff, x = me & 63, y = me >> 6;
+    uint32_t t0 = wall_clock(), bank = (x * 10 + y) % 8;
+
+    if (role != BRISC) {
+        for (;;) {
+            __asm__ volatile("wfi");
+        }
+    }
+    for (uint32_t i = 0; i < ALL_ROUNDS; i++) {
+        noc_read(1, XY(17 + bank / 4, 12 + 3 * (bank % 4)),
+                 0x1000000 + (i & 63) * PACKET, 0x80000, PACKET);
+    }
+    for (uint32_t i = 0; i < ALL_ROUNDS; i++) {
+        noc_write(0, 0x80000, XY(x, y == 11 ? 2 : y + 1), 0xc0000, PACKET, 0);
+    }
+    noc_atomic(0, REPORTER_ID, DONE, AT_INCR_GET(DONE), 1, DONE + 16, 0);
+    if (me != REPORTER_ID) {
+        for (;;) {
+            __asm__ volatile("wfi");
+        }
+    }
+    while (REG32(DONE) != NTILES) {
+    }
+    report("all-tiles", NTILES * ALL_ROUNDS * 2, PACKET, wall_clock() - t0);
+    sh_exit(0);
+}
+#else
 void core_main(int role, int kind)
 {
     uint32_t t0, acks;
@@ -69,3 +109,4 @@ void core_main(int role, int kind)
     report("write-4b", SMALL, 4, wall_clock() - t0);
     sh_exit(0);
 }
+#endif

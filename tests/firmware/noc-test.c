@@ -157,6 +157,63 @@ static void test_atomics(void)
        "multicast atomic increments every tile including the source");
 }
 
+/* one non-posted atomic on word 0 of a fresh block holding @init */
+static uint32_t at1(uint32_t addr, uint32_t init, uint32_t len_be,
+                    uint32_t data, uint32_t flags)
+{
+    REG32(CHECK) = init;
+    noc_write(0, CHECK, XY(2, 5), addr, 4, CMD_RESP_MARKED);
+    noc_atomic(0, XY(2, 5), addr, len_be, data, RET, flags);
+    noc_read(0, XY(2, 5), addr, CHECK, 16);
+    return REG32(CHECK);
+}
+
+#define AT_ACC(fmt)         ((9u << 12) | (fmt))
+#define ACC_SAT_DIS         (1u << 3)
+
+/* ACC formats and the rarer opcodes; expected values worked out by hand */
+static void test_atomics_more(void)
+{
+    uint32_t a = ATOMIC + 0x100, olds = 0;
+
+    REG32(CHECK) = 0;
+    noc_write(0, CHECK, XY(2, 5), a, 4, CMD_RESP_MARKED);
+    for (int i = 0; i < 4; i++) {   /* INCR 2, WRAP 5: 0 2 4 -> 0 */
+        noc_atomic(0, XY(2, 5), a, (2u << 12) | (2u << 6) | (5u << 2), 0,
+                   RET, 0);
+        olds = olds * 10 + REG32(RET);
+    }
+    noc_read(0, XY(2, 5), a, CHECK, 4);
+    ok(olds == 240 && REG32(CHECK) == 2, "INCR_GET_PTR advances by INCR "
+       "and wraps to 0 at WRAP");
+    ok(at1(a, 0x3fc00000u, AT_ACC(0), 0x40100000u, 0) == 0x40700000u,
+       "ACC FP32: 1.5 + 2.25 = 3.75");
+    ok(at1(a, 0x00000001u, AT_ACC(0), 0, 0) == 0,
+       "ACC FP32 flushes a denormal to zero");
+    ok(at1(a, 0x40003c00u, AT_ACC(1), 0x3c004000u, 0) == 0x42004200u,
+       "ACC FP16: 1 + 2 and 2 + 1 in the two 16-bit lanes");
+    ok(at1(a, 0x3f803f80u, AT_ACC(2), 0x40003f00u, 0) == 0x40403fc0u,
+       "ACC BF16: 1 + 0.5 = 1.5 and 1 + 2 = 3 per lane");
+    ok(at1(a, 5, AT_ACC(3), 0x80000007u, 0) == 0x80000002u,
+       "ACC INT32 is sign-magnitude: 5 + -7 = -2");
+    ok(at1(a, 0x7ffffff0u, AT_ACC(3), 0x20, 0) == 0x7fffffffu,
+       "ACC INT32 saturates");
+    ok(at1(a, 5, AT_ACC(4), (uint32_t)-7, 0) == (uint32_t)-2,
+       "ACC INT32_COMPL is two's complement");
+    ok(at1(a, 0xfffffff0u, AT_ACC(5), 0x20, 0) == 0xffffffffu &&
+       at1(a, 0xfffffff0u, AT_ACC(5) | ACC_SAT_DIS, 0x20, 0) == 0x10,
+       "ACC INT32_UNS saturates, or wraps with saturation disabled");
+    ok(at1(a, 0x0085007fu, AT_ACC(6), 0x03030305u, 0) == 0x0382037fu,
+       "ACC INT8: sign-magnitude lanes, saturating at 127");
+    ok(at1(a, 0x000110f0u, AT_ACC(7), 0x01010120u, 0) == 0x010211ffu,
+       "ACC UINT8 saturates at 255");
+    NIU_REG(0, 3, 0x30) = AT_INCR_GET(a);
+    ok(at1(a, 40, 0xffffffffu, 2, 1u << 31) == 42 && REG32(RET) == 40,
+       "CTRL bit 31 takes the opcode from NOC_L1_ACC_AT_INSTRN");
+    ok(at1(a, 77, 5u << 12, 1, 0) == 77 && REG32(RET) == 77,
+       "GET_TILE_MAP leaves memory alone and returns the TARG word");
+}
+
 static void test_streams(void)
 {
     const uint32_t upd = 0xffb40000u + 48 * 0x1000 + 270 * 4;
@@ -196,6 +253,7 @@ void core_main(int role, int kind)
     test_unicast();
     test_multicast();
     test_atomics();
+    test_atomics_more();
     test_streams();
     test_errors();
     tap_done();

@@ -142,6 +142,43 @@ static void test_atomic_counters(void)
     qtest_quit(q);
 }
 
+#define ROUTER_CFG_1(noc)   (NIU(noc) + 0x108)
+#define ROUTER_CFG_3(noc)   (NIU(noc) + 0x110)
+#define BRCST       (1u << 5)
+#define MCAST(x0, y0, x1, y1) (((y0) << 18) | ((x0) << 12) | ((y1) << 6) | (x1))
+
+/*
+ * Broadcast opt-out: reset masks name the non-Tensix columns and rows;
+ * a tile whose own column or row bit is set in its router's mask (in that
+ * NOC's coordinates) receives no multicast.
+ */
+static void test_router_masks(void)
+{
+    QTestState *q = qtest_init(TWO_COLS);
+
+    g_assert_cmphex(tt_readl(q, 16, 5, "brisc", ROUTER_CFG_1(0)), ==, 0x301);
+    g_assert_cmphex(tt_readl(q, 16, 5, "brisc", ROUTER_CFG_3(0)), ==, 0x3);
+    g_assert_cmphex(tt_readl(q, 16, 5, "brisc", ROUTER_CFG_1(1)), ==,
+                    0x10180);
+    g_assert_cmphex(tt_readl(q, 16, 5, "brisc", ROUTER_CFG_3(1)), ==, 0xc00);
+    /* tile (16, 5) opts out by column, (16, 6) by row; NOC0 numbering */
+    tt_writel(q, 16, 5, "brisc", ROUTER_CFG_1(0), 0x301 | (1u << 16));
+    tt_writel(q, 16, 6, "brisc", ROUTER_CFG_3(0), 0x3 | (1u << 6));
+    tt_writel(q, 1, 2, "brisc", 0x3000, 0x600dcafe);
+    issue(q, 0, 0, WR | BRCST, 0x3000, XY(1, 2), 0x7000,
+          MCAST(2, 2, 2, 11), 4);
+    g_assert_cmphex(tt_readl(q, 16, 4, "brisc", 0x7000), ==, 0x600dcafe);
+    g_assert_cmphex(tt_readl(q, 16, 7, "brisc", 0x7000), ==, 0x600dcafe);
+    g_assert_cmphex(tt_readl(q, 16, 5, "brisc", 0x7000), ==, 0);
+    g_assert_cmphex(tt_readl(q, 16, 6, "brisc", 0x7000), ==, 0);
+    /* NOC1 masks are separate: the same multicast on NOC1 reaches both */
+    issue(q, 1, 0, WR | BRCST, 0x3000, XY(1, 2), 0x7004,
+          MCAST(2, 2, 2, 11), 4);
+    g_assert_cmphex(tt_readl(q, 16, 5, "brisc", 0x7004), ==, 0x600dcafe);
+    g_assert_cmphex(tt_readl(q, 16, 6, "brisc", 0x7004), ==, 0x600dcafe);
+    qtest_quit(q);
+}
+
 static void test_translation_and_noc1(void)
 {
     QTestState *q = qtest_init(TWO_COLS);
@@ -259,6 +296,7 @@ int main(int argc, char **argv)
                    test_translation_and_noc1);
     qtest_add_func("/blackhole/niu/dram-and-limits", test_dram_and_limits);
     qtest_add_func("/blackhole/niu/write-be", test_write_be);
+    qtest_add_func("/blackhole/niu/router-masks", test_router_masks);
     qtest_add_func("/blackhole/niu/harvested-dram-table",
                    test_harvested_dram_table);
     return g_test_run();

@@ -3,7 +3,8 @@
  *
  * qtest's own readl/writel go through the first CPU's address space only.
  * This command reaches any core's view (its LDM, its tile's L1 and MMIO) by
- * tile and role, and any DRAM bank by one of its port coordinates:
+ * tile and role, and what the NOC reaches at any node (a DRAM port, the ARC
+ * tile, the PCIe endpoint's host memory) with ROLE "-":
  *
  *   tt readl X Y ROLE ADDR          -> OK 0xVALUE
  *   tt writel X Y ROLE ADDR VALUE   -> OK
@@ -12,7 +13,7 @@
  *   tt cpu X Y ROLE                 -> OK INDEX HALTED PC
  *
  * X, Y are physical NOC0 coordinates; ROLE is brisc, ncrisc, trisc0-2, or
- * "-" for a DRAM port.  Errors answer "FAIL reason".
+ * "-" for the node's NOC view.  Errors answer "FAIL reason".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -31,7 +32,7 @@ static const char *tt_qtest_target(TTBlackholeSoC *s, gchar **w,
 {
     uint64_t x, y;
     TTTensixTile *t;
-    TTDramBank *d;
+    const TTNocNode *n;
 
     if (!w[0] || !w[1] || !w[2] || qemu_strtou64(w[0], NULL, 0, &x) ||
         qemu_strtou64(w[1], NULL, 0, &y) || x >= 64 || y >= 64) {
@@ -48,13 +49,13 @@ static const char *tt_qtest_target(TTBlackholeSoC *s, gchar **w,
         }
         return "unknown core role";
     }
-    d = tt_soc_dram_at(s, x, y);
-    if (d && !strcmp(w[2], "-")) {
+    n = tt_noc_node(&s->noc, x, y);
+    if (n && !strcmp(w[2], "-")) {
         *cpu = NULL;
-        *as = &d->as;
+        *as = n->as;
         return NULL;
     }
-    return "no Tensix tile or DRAM port at these coordinates";
+    return "no NOC node at these coordinates";
 }
 
 static const char *tt_qtest_do(CharFrontend *chr, gchar **w)

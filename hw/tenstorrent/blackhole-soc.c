@@ -1,6 +1,6 @@
 /*
  * Tenstorrent Blackhole chip: the Tensix tiles of the grid, the five per-role
- * CPU clusters, and the GDDR banks.
+ * CPU clusters, the GDDR banks and the ARC tile.
  *
  * CPUs: one cluster per core role (brisc, ncrisc, trisc0-2), because the
  * roles decode differently and each cluster is one gdb inferior.  Each
@@ -96,6 +96,38 @@ static bool blackhole_soc_create_dram(TTBlackholeSoC *s, Error **errp)
     return true;
 }
 
+/*
+ * ARC telemetry describes the machine's harvesting: Tensix columns in
+ * firmware order (host-pcie-and-arc.md 9.4), GDDR banks, and the Ethernet
+ * ports tt-umd expects per board (2 harvested on P150, all 14 on P100).
+ */
+static const uint8_t tt_fw_col_order[TT_TENSIX_COLS] = {
+    1, 16, 2, 15, 3, 14, 4, 13, 5, 12, 6, 11, 7, 10,
+};
+
+static bool blackhole_soc_create_arc(TTBlackholeSoC *s, Error **errp)
+{
+    DeviceState *d = DEVICE(&s->arc);
+    uint32_t cols = 0;
+
+    for (int i = 0; i < TT_TENSIX_COLS; i++) {
+        int x = tt_fw_col_order[i];
+
+        if (tt_grid_node(&s->grid, x, TT_TENSIX_Y0).kind == TT_NODE_TENSIX) {
+            cols |= BIT(i);
+        }
+    }
+    qdev_prop_set_uint32(d, "board-upi",
+                         s->grid.board == TT_BOARD_P150 ? 0x40 : 0x43);
+    qdev_prop_set_uint32(d, "enabled-tensix-cols", cols);
+    qdev_prop_set_uint32(d, "enabled-gddr",
+                         0xff & ~(s->grid.harvested_dram_bank < 0 ? 0 :
+                                  BIT(s->grid.harvested_dram_bank)));
+    qdev_prop_set_uint32(d, "enabled-eth",
+                         s->grid.board == TT_BOARD_P150 ? 0x0fff : 0);
+    return sysbus_realize(SYS_BUS_DEVICE(d), errp);
+}
+
 /* Every node the NOC can reach, at its physical coordinates */
 static void blackhole_soc_connect_noc(TTBlackholeSoC *s)
 {
@@ -116,6 +148,7 @@ static void blackhole_soc_connect_noc(TTBlackholeSoC *s)
             tt_noc_add_node(&s->noc, x, y, &s->dram[b].as, NULL, NULL, NULL);
         }
     }
+    tt_noc_add_node(&s->noc, TT_ARC_X, TT_ARC_Y, &s->arc.as, NULL, NULL, NULL);
 }
 
 static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
@@ -140,7 +173,8 @@ static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
     if (!blackhole_soc_realize_cpus(s, errp)) {
         return;
     }
-    if (blackhole_soc_create_dram(s, errp)) {
+    if (blackhole_soc_create_dram(s, errp) &&
+        blackhole_soc_create_arc(s, errp)) {
         blackhole_soc_connect_noc(s);
     }
 }
@@ -167,6 +201,7 @@ static void blackhole_soc_init(Object *obj)
         qdev_prop_set_uint32(DEVICE(&s->cluster[r]), "cluster-id", r);
     }
     object_initialize_child(obj, "noc", &s->noc, TYPE_TT_NOC);
+    object_initialize_child(obj, "arc", &s->arc, TYPE_TT_ARC);
 }
 
 static const Property blackhole_soc_props[] = {

@@ -10,6 +10,7 @@
 
 #include "hw/boards.h"
 #include "hw/cpu/cluster.h"
+#include "hw/tenstorrent/arc.h"
 #include "hw/tenstorrent/grid.h"
 #include "hw/tenstorrent/dram.h"
 #include "hw/tenstorrent/noc.h"
@@ -27,6 +28,7 @@ struct TTBlackholeSoC {
     TTNoc noc;
     TTTensixTile tile[TT_MAX_TILES];
     TTDramBank dram[TT_DRAM_BANKS];
+    TTArc arc;
 
     /* properties */
     uint32_t board;

@@ -109,6 +109,25 @@ static uint32_t tt_niu_len(TTNiuCmd *c, bool l1_to_l1)
     return len;
 }
 
+/*
+ * Only 4-byte accesses reach a tile's MMIO (noc-and-niu.md 4): anything else
+ * is logged and moves the one aligned word holding the address.
+ */
+static uint32_t tt_niu_mmio_len(TTNiuCmd *c, const TTNocNode *n,
+                                uint64_t *addr, uint32_t len)
+{
+    if (!n || !n->l1 || *addr < memory_region_size(n->l1) ||
+        (len == 4 && !(*addr & 3))) {
+        return len;
+    }
+    qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d buf %d: %u-byte access to "
+                  "MMIO 0x%" PRIx64 ": only 4-byte accesses reach MMIO; one "
+                  "word moved\n", c->niu->x, c->niu->y, c->niu->noc, c->buf,
+                  len, *addr);
+    *addr &= ~3ull;
+    return 4;
+}
+
 static uint32_t tt_flits(uint32_t len)
 {
     return DIV_ROUND_UP(len, TT_NOC_FLIT);
@@ -227,9 +246,13 @@ static void tt_niu_do_read(TTNiuCmd *c, const TTNocNode *self)
     tt_niu_count(s, TT_MST_RD_REQ_STARTED, 1);
     tt_niu_count(s, TT_MST_RD_REQ_SENT, 1);
     if (dst) {
+        uint64_t saddr = c->targ, daddr = c->ret;
+
         len = tt_niu_len(c, (!src || src->l1) && dst->l1);
+        len = tt_niu_mmio_len(c, src, &saddr, len);
+        len = tt_niu_mmio_len(c, dst, &daddr, len);
         /* a read from no node returns all-ones (tt_niu_copy) */
-        tt_niu_copy(c, src, c->targ, &dst, 1, c->ret, len);
+        tt_niu_copy(c, src, saddr, &dst, 1, daddr, len);
         if (src && src->niu[s->noc]) {
             tt_niu_count(src->niu[s->noc], TT_SLV_RD_REQ_RECEIVED, 1);
             tt_niu_count(src->niu[s->noc], TT_SLV_RD_RESP_SENT, 1);
@@ -246,6 +269,7 @@ static void tt_niu_do_write(TTNiuCmd *c, const TTNocNode *self)
     bool posted = !FIELD_EX32(c->ctrl, NOC_CTRL, RESP_MARKED);
     const TTNocNode *dst[TT_MAX_TILES];
     uint32_t len = c->len_be;
+    uint64_t saddr = c->targ, daddr = c->ret;
     int n;
 
     if (FIELD_EX32(c->ctrl, NOC_CTRL, BRCST_PACKET)) {
@@ -255,11 +279,13 @@ static void tt_niu_do_write(TTNiuCmd *c, const TTNocNode *self)
         n = dst[0] != NULL;
         if (n) {
             len = tt_niu_len(c, dst[0]->l1 != NULL);
+            len = tt_niu_mmio_len(c, dst[0], &daddr, len);
         }
     }
+    len = tt_niu_mmio_len(c, self, &saddr, len);
     tt_niu_count(s, posted ? TT_MST_POSTED_WR_REQ_STARTED
                            : TT_MST_NONPOSTED_WR_REQ_STARTED, 1);
-    tt_niu_copy(c, self, c->targ, dst, n, c->ret, len);
+    tt_niu_copy(c, self, saddr, dst, n, daddr, len);
     for (int i = 0; i < n; i++) {
         if (dst[i]->niu[s->noc]) {
             tt_niu_count(dst[i]->niu[s->noc], posted

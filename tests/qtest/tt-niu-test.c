@@ -217,6 +217,18 @@ static void test_dram_and_limits(void)
     issue(q, 0, 1, RESP, 0x0, XY(30, 30), 0xa000, XY(1, 2), 4);
     g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0xa000), ==, 0xffffffff);
     g_assert_cmpuint(st(q, 0, RD_RESP_RECEIVED), ==, rd + 1);
+    /*
+     * MMIO takes 4-byte accesses only: an 8-byte write to stream 0 regs 8
+     * and 9 of a remote tile moves one word, a misaligned read the word
+     * holding the address.
+     */
+    tt_writel(q, 1, 2, "brisc", 0x9100, 0x11111111);
+    tt_writel(q, 1, 2, "brisc", 0x9104, 0x22222222);
+    issue(q, 0, 0, WR | RESP, 0x9100, XY(1, 2), 0xffb40020, XY(2, 3), 8);
+    g_assert_cmphex(tt_readl(q, 16, 3, "brisc", 0xffb40020), ==, 0x11111111);
+    g_assert_cmphex(tt_readl(q, 16, 3, "brisc", 0xffb40024), ==, 0);
+    issue(q, 0, 1, RESP, 0xffb40022, XY(2, 3), 0x9200, XY(1, 2), 4);
+    g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0x9200), ==, 0x11111111);
     qtest_quit(q);
 }
 

@@ -28,7 +28,8 @@
 static TTBlackholeSoC *tt_qtest_soc;
 
 static const char *tt_qtest_target(TTBlackholeSoC *s, gchar **w,
-                                   AddressSpace **as, CPUState **cpu)
+                                   AddressSpace **as, CPUState **cpu,
+                                   TTSpinTile **spin)
 {
     uint64_t x, y;
     TTTensixTile *t;
@@ -39,6 +40,7 @@ static const char *tt_qtest_target(TTBlackholeSoC *s, gchar **w,
         return "expected X Y ROLE";
     }
     t = tt_soc_tile_at(s, x, y);
+    *spin = t ? &t->spin : NULL;
     if (t) {
         for (int r = 0; r < TT_CORES_PER_TILE; r++) {
             if (!strcmp(w[2], tt_core_role_name[r])) {
@@ -62,8 +64,9 @@ static const char *tt_qtest_do(CharFrontend *chr, gchar **w)
 {
     AddressSpace *as;
     CPUState *cpu;
+    TTSpinTile *spin;
     uint64_t addr = 0, val, len;
-    const char *err = tt_qtest_target(tt_qtest_soc, w + 1, &as, &cpu);
+    const char *err = tt_qtest_target(tt_qtest_soc, w + 1, &as, &cpu, &spin);
     const char *op = w[0];
     MemTxResult res = MEMTX_OK;
 
@@ -92,6 +95,7 @@ static const char *tt_qtest_do(CharFrontend *chr, gchar **w)
             return "expected a value";
         }
         address_space_stl_le(as, addr, val, MEMTXATTRS_UNSPECIFIED, &res);
+        tt_spin_wake(spin);     /* a host write, like one over PCIe */
         if (res == MEMTX_OK) {
             qtest_sendf(chr, "OK\n");
         }
@@ -120,6 +124,7 @@ static const char *tt_qtest_do(CharFrontend *chr, gchar **w)
             }
             res = address_space_write(as, addr, MEMTXATTRS_UNSPECIFIED, buf,
                                       len);
+            tt_spin_wake(spin);
             if (res == MEMTX_OK) {
                 qtest_sendf(chr, "OK\n");
             }

@@ -54,6 +54,7 @@ static void blackhole_soc_create_tiles(TTBlackholeSoC *s)
         qdev_prop_set_uint8(DEVICE(t), "y", s->grid.tile_y[i]);
         qdev_prop_set_uint8(DEVICE(t), "vx", s->grid.tile_vx[i]);
         qdev_prop_set_uint8(DEVICE(t), "vy", s->grid.tile_y[i]);
+        qdev_prop_set_bit(DEVICE(t), "spin-park", s->spin_park);
         tt_tensix_tile_init_cores(t, clusters);
     }
 }
@@ -209,6 +210,7 @@ static const Property blackhole_soc_props[] = {
     DEFINE_PROP_UINT32("harvested-cols", TTBlackholeSoC, harvested_cols, 0),
     DEFINE_PROP_INT32("harvested-dram-bank", TTBlackholeSoC,
                       harvested_dram_bank, -1),
+    DEFINE_PROP_BOOL("spin-park", TTBlackholeSoC, spin_park, true),
 };
 
 static void blackhole_soc_class_init(ObjectClass *klass, const void *data)

@@ -19,6 +19,7 @@
 #include "system/reset.h"
 #include "system/system.h"
 #include "system/address-spaces.h"
+#include "system/runstate.h"
 #include "elf.h"
 #include "hw/tenstorrent/blackhole.h"
 #include "blackhole-internal.h"
@@ -174,6 +175,18 @@ static bool tt_check_smp(MachineState *ms, unsigned ncpus, Error **errp)
     return true;
 }
 
+/* A debugger may have written memory while the machine was stopped */
+static void blackhole_vm_state_change(void *opaque, bool running,
+                                      RunState state)
+{
+    TTBlackholeSoC *s = opaque;
+
+    if (running) {
+        tt_spin_wake_all(&s->tile[0].spin, sizeof(s->tile[0]),
+                         s->grid.ntiles);
+    }
+}
+
 /*
  * The sysbus (and with it every tile's registers) joins the reset tree only
  * once machine creation is done; the boot handler must run after it.
@@ -201,6 +214,7 @@ static void blackhole_machine_init(MachineState *ms)
     qdev_prop_set_uint32(DEVICE(s), "board", board);
     qdev_prop_set_uint32(DEVICE(s), "harvested-cols", cols);
     qdev_prop_set_int32(DEVICE(s), "harvested-dram-bank", bank);
+    qdev_prop_set_bit(DEVICE(s), "spin-park", m->spin_park);
     if (!tt_check_smp(ms, tt_grid_count_tiles(cols) * TT_CORES_PER_TILE,
                       &error_fatal)) {
         return;
@@ -212,6 +226,7 @@ static void blackhole_machine_init(MachineState *ms)
         return;
     }
     qdev_realize(DEVICE(s), NULL, &error_fatal);
+    qemu_add_vm_change_state_handler(blackhole_vm_state_change, s);
     blackhole_qtest_register(s);
     if (ms->firmware) {
         m->boot_notifier.notify = blackhole_register_boot;
@@ -279,6 +294,17 @@ static void blackhole_machine_instance_init(Object *obj)
     m->fw_go_msg = -1;
     m->fw_num_dram_banks = -1;
     m->fw_num_l1_banks = -1;
+    m->spin_park = true;
+}
+
+static bool tt_get_spin_park(Object *obj, Error **errp)
+{
+    return TT_BLACKHOLE_MACHINE(obj)->spin_park;
+}
+
+static void tt_set_spin_park(Object *obj, bool v, Error **errp)
+{
+    TT_BLACKHOLE_MACHINE(obj)->spin_park = v;
 }
 
 const TTFwLayout *blackhole_fw_layout_lookup(const char *name, Error **errp)
@@ -327,6 +353,11 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
                                   tt_set_harvested_dram_bank);
     object_class_property_set_description(oc, "harvested-dram-bank",
         "Disabled physical GDDR bank 0-7 (p100a only; default 7)");
+    object_class_property_add_bool(oc, "spin-park", tt_get_spin_park,
+                                   tt_set_spin_park);
+    object_class_property_set_description(oc, "spin-park",
+        "Halt cores that spin on memory until something they read may have "
+        "changed (default on)");
     object_class_property_add_str(oc, "fw-layout", tt_get_fw_layout,
                                   tt_set_fw_layout);
     object_class_property_set_description(oc, "fw-layout", layout_desc);

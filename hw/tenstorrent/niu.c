@@ -21,6 +21,7 @@
 #include "fpu/softfloat.h"
 #include "hw/tenstorrent/niu.h"
 #include "hw/tenstorrent/noc.h"
+#include "hw/tenstorrent/spin-park.h"
 #include "trace.h"
 
 /* Atomic opcodes, NOC_AT_LEN_BE[14:12] (tt-metal noc_parameters.h) */
@@ -84,17 +85,29 @@ static const TTNocNode *tt_niu_node(TTNiuCmd *c, uint32_t hi)
     return n;
 }
 
+/* A write reached a Tensix tile: its parked cores may be waiting for it */
+static void tt_niu_wake(const TTNocNode *n)
+{
+    if (n->niu[0] && n->niu[0]->spin) {
+        tt_spin_wake(n->niu[0]->spin);
+    }
+}
+
 static MemTxResult tt_niu_rw(TTNoc *noc, const TTNocNode *n, uint64_t addr,
                              void *buf, uint32_t len, bool write)
 {
     AddressSpace *as = tt_noc_target_as(noc, n, addr);
+    MemTxResult r;
 
     if (!as) {
         return MEMTX_DECODE_ERROR;
     }
     addr &= ~(1ull << 60);
-    return address_space_rw(as, addr, MEMTXATTRS_UNSPECIFIED, buf, len,
-                            write);
+    r = address_space_rw(as, addr, MEMTXATTRS_UNSPECIFIED, buf, len, write);
+    if (write) {
+        tt_niu_wake(n);
+    }
+    return r;
 }
 
 static uint32_t tt_niu_len(TTNiuCmd *c, bool l1_to_l1)
@@ -580,6 +593,7 @@ static void tt_niu_do_atomic(TTNiuCmd *c, const TTNocNode *self)
         old = tt_niu_atomic_block(c, (uint32_t *)
                                   ((uint8_t *)memory_region_get_ram_ptr(
                                       dst[i]->l1) + block));
+        tt_niu_wake(dst[i]);
         tt_niu_count(dst[i]->niu[s->noc], posted
                      ? TT_SLV_POSTED_ATOMIC_RECEIVED
                      : TT_SLV_NONPOSTED_ATOMIC_RECEIVED, 1);
@@ -681,8 +695,10 @@ static void tt_niu_write(void *opaque, hwaddr addr, uint64_t val,
         addr % TT_NIU_CMD_BUF_STRIDE == A_NOC_CMD_CTRL) {
         /* transfers complete synchronously: CMD_CTRL reads back 0 */
         if (val & 1) {
-            QEMU_LOCK_GUARD(&s->lock);
-            tt_niu_issue(s, addr / TT_NIU_CMD_BUF_STRIDE);
+            WITH_QEMU_LOCK_GUARD(&s->lock) {
+                tt_niu_issue(s, addr / TT_NIU_CMD_BUF_STRIDE);
+            }
+            tt_spin_wake(s->spin);      /* the counters moved */
         }
         return;
     }
@@ -702,6 +718,9 @@ static void tt_niu_write(void *opaque, hwaddr addr, uint64_t val,
         return;
     }
     qatomic_set(reg, val);
+    if (addr >= A_NIU_CFG_0) {
+        tt_spin_wake(s->spin);
+    }
 }
 
 static const MemoryRegionOps tt_niu_ops = {

@@ -21,6 +21,7 @@
 #include "migration/vmstate.h"
 #include "hw/tenstorrent/noc-overlay.h"
 #include "hw/tenstorrent/tt-tile-map.h"
+#include "hw/tenstorrent/spin-park.h"
 #include "trace.h"
 
 static uint32_t *tt_stream_reg(TTNocOverlay *s, hwaddr addr, int *index)
@@ -96,6 +97,9 @@ static void tt_overlay_write(void *opaque, hwaddr addr, uint64_t val,
         break;
     default:
         qatomic_set(reg, val);
+    }
+    if (s->spin) {
+        tt_spin_wake(s->spin);
     }
 }
 

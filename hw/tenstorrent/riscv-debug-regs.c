@@ -27,6 +27,7 @@
 #include "migration/vmstate.h"
 #include "target/riscv/cpu.h"
 #include "hw/tenstorrent/riscv-debug-regs.h"
+#include "hw/tenstorrent/spin-park.h"
 #include "trace.h"
 
 /* AICLK 1.35 GHz: the wall clock ticks 27 times per 20 ns */
@@ -76,6 +77,7 @@ static void tt_core_release_work(CPUState *cs, run_on_cpu_data data)
     cpu_reset(cs);
     memset(env->gpr, 0, sizeof(env->gpr));
     tt_csr_reset(env);
+    tt_spin_core_reset_cpu(cs);
     env->pc = data.host_int;
     cs->halted = 0;
 }
@@ -86,9 +88,18 @@ static void tt_core_hold_work(CPUState *cs, run_on_cpu_data data)
 
     cs->halted = 1;
     cs->exception_index = EXCP_HLT;
+    tt_spin_core_reset_cpu(cs);
     if (ldm) {
         memset(memory_region_get_ram_ptr(ldm), 0,
                memory_region_size(ldm));
+    }
+}
+
+/* A core may not see work queued without the BQL: kick it again later */
+static void tt_debug_regs_kick_later(TTRiscvDebugRegs *s, int role)
+{
+    if (s->spin) {
+        tt_spin_kick_later(s->spin, role);
     }
 }
 
@@ -108,6 +119,7 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
             trace_tt_core_hold(s->tile_x, s->tile_y, tt_core_role_name[r]);
             async_run_on_cpu(cs, tt_core_hold_work,
                              RUN_ON_CPU_HOST_PTR(keep ? NULL : s->ldm[r]));
+            tt_debug_regs_kick_later(s, r);
         } else if ((old ^ val) & bit) {
             uint32_t pc = tt_debug_regs_reset_pc(s, r);
 
@@ -115,6 +127,7 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
                                   pc);
             async_run_on_cpu(cs, tt_core_release_work,
                              RUN_ON_CPU_HOST_INT(pc));
+            tt_debug_regs_kick_later(s, r);
         }
     }
 }
@@ -175,11 +188,13 @@ static uint64_t tt_debug_regs_read(void *opaque, hwaddr addr, unsigned size)
         val = qatomic_read(&s->soft_reset);
         break;
     case A_WALL_CLOCK_L:
+        tt_spin_volatile_read();
         now = tt_wall_clock();
         qatomic_set(&s->wall_clock_hi_latched, now >> 32);
         val = now;
         break;
     case A_WALL_CLOCK_1:
+        tt_spin_volatile_read();
         val = tt_wall_clock() >> 32;
         break;
     case A_WALL_CLOCK_H:
@@ -208,18 +223,20 @@ static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
     trace_tt_debug_regs_write(s->tile_x, s->tile_y, addr, val);
     if (addr == A_SOFT_RESET_0) {
         tt_debug_regs_set_soft_reset(s, val);
-        return;
-    }
-    reg = tt_debug_reg_ptr(s, addr);
-    if (!reg) {
+    } else if ((reg = tt_debug_reg_ptr(s, addr))) {
+        WITH_QEMU_LOCK_GUARD(&s->lock) {
+            qatomic_set(reg, val);
+        }
+    } else {
         qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: unimplemented register "
                       "0x%" HWADDR_PRIx " <- 0x%" PRIx64 "\n", __func__,
                       s->tile_x, s->tile_y, TT_TILE_DEBUG_REGS_BASE + addr,
                       val);
         return;
     }
-    QEMU_LOCK_GUARD(&s->lock);
-    qatomic_set(reg, val);
+    if (s->spin) {
+        tt_spin_wake(s->spin);      /* the tile's cores may poll these */
+    }
 }
 
 static const MemoryRegionOps tt_debug_regs_ops = {
@@ -238,6 +255,7 @@ static uint64_t tt_pic_read(void *opaque, hwaddr addr, unsigned size)
         /* Order of the readback words: B, NC, T0, T1, T2 */
         CPUState *cs = CPU(s->cpu[(addr - A_PC_READBACK_BRISC) / 4]);
 
+        tt_spin_volatile_read();
         return qatomic_read(&cpu_env(cs)->pc);
     }
     qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: unimplemented PIC register "

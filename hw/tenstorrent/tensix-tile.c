@@ -80,8 +80,18 @@ void tt_tensix_tile_init_cores(TTTensixTile *t, Object *clusters[])
     }
 }
 
-static void tt_tile_init_core_memory(TTTensixTile *t, TTCoreRole r,
-                                     Error **errp)
+/* Offset of core @r's LDM in the tile's SRAM block, after L1 */
+static hwaddr tt_tile_ldm_offset(TTCoreRole r)
+{
+    hwaddr off = TT_L1_SIZE;
+
+    for (int i = 0; i < r; i++) {
+        off += tt_ldm_size(i);
+    }
+    return off;
+}
+
+static void tt_tile_init_core_memory(TTTensixTile *t, TTCoreRole r)
 {
     Object *o = OBJECT(t);
     const char *role = tt_core_role_name[r];
@@ -89,9 +99,8 @@ static void tt_tile_init_core_memory(TTTensixTile *t, TTCoreRole r,
     g_autofree char *slow = g_strdup_printf("%s-slow", ldm);
 
     memory_region_init(&t->root[r], o, role, UINT64_MAX);
-    if (!memory_region_init_ram(&t->ldm[r], o, ldm, tt_ldm_size(r), errp)) {
-        return;
-    }
+    memory_region_init_alias(&t->ldm[r], o, ldm, &t->sram,
+                             tt_tile_ldm_offset(r), tt_ldm_size(r));
     memory_region_add_subregion(&t->root[r], TT_LDM_BASE, &t->ldm[r]);
     memory_region_init_alias(&t->view_alias[r], o, "tile-view", &t->view, 0,
                              UINT64_MAX);
@@ -122,6 +131,10 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
         object_property_set_link(OBJECT(&t->dbg), ldm, OBJECT(&t->ldm[r]),
                                  &error_abort);
     }
+    t->dbg.spin = &t->spin;
+    t->overlay.spin = &t->spin;
+    t->niu[0].spin = &t->spin;
+    t->niu[1].spin = &t->spin;
     qdev_prop_set_uint8(DEVICE(&t->dbg), "x", t->x);
     qdev_prop_set_uint8(DEVICE(&t->dbg), "y", t->y);
     if (!sysbus_realize(sbd, errp)) {
@@ -174,12 +187,19 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
 {
     TTTensixTile *t = TT_TENSIX_TILE(dev);
     Object *o = OBJECT(t);
-    g_autofree char *l1 = g_strdup_printf("x%dy%d-l1", t->x, t->y);
+    g_autofree char *sram = g_strdup_printf("x%dy%d-sram", t->x, t->y);
 
+    /*
+     * L1 and the five LDMs are one RAM block, so that watching the tile's
+     * memory for stores (spin-park.c) is one dirty-bitmap and TLB pass.
+     */
     memory_region_init(&t->view, o, "tile-view", UINT64_MAX);
-    if (!memory_region_init_ram(&t->l1, o, l1, TT_L1_SIZE, errp)) {
+    if (!memory_region_init_ram(&t->sram, o, sram,
+                                tt_tile_ldm_offset(TT_CORES_PER_TILE),
+                                errp)) {
         return;
     }
+    memory_region_init_alias(&t->l1, o, "l1", &t->sram, 0, TT_L1_SIZE);
     memory_region_add_subregion(&t->view, 0, &t->l1);
     memory_region_init_io(&t->unmapped, o, &tt_tile_unmapped_ops, t,
                           "tile-unmapped", UINT64_MAX);
@@ -187,10 +207,7 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
     memory_region_add_subregion_overlap(&t->view, 0, &t->unmapped, -1000);
 
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-        tt_tile_init_core_memory(t, r, errp);
-        if (*errp) {
-            return;
-        }
+        tt_tile_init_core_memory(t, r);
     }
     if (!tt_tile_realize_blocks(t, errp)) {
         return;
@@ -204,12 +221,9 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         t->ram_cpus[r] = CPU(&t->core[r]);
     }
-    qemu_ram_block_set_tlb_cpus(t->l1.ram_block, t->ram_cpus,
+    qemu_ram_block_set_tlb_cpus(t->sram.ram_block, t->ram_cpus,
                                 TT_CORES_PER_TILE);
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-        qemu_ram_block_set_tlb_cpus(t->ldm[r].ram_block, t->ram_cpus,
-                                    TT_CORES_PER_TILE);
-    }
+    tt_spin_tile_init(&t->spin, t->ram_cpus, &t->sram, t->spin_park);
 }
 
 static void tt_tensix_tile_init(Object *obj)
@@ -228,6 +242,7 @@ static const Property tt_tensix_tile_props[] = {
     DEFINE_PROP_UINT8("y", TTTensixTile, y, 0),
     DEFINE_PROP_UINT8("vx", TTTensixTile, vx, 0),
     DEFINE_PROP_UINT8("vy", TTTensixTile, vy, 0),
+    DEFINE_PROP_BOOL("spin-park", TTTensixTile, spin_park, true),
 };
 
 static void tt_tensix_tile_class_init(ObjectClass *klass, const void *data)

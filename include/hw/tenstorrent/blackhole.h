@@ -34,6 +34,7 @@ struct TTBlackholeSoC {
     uint32_t board;
     uint32_t harvested_cols;
     int32_t harvested_dram_bank;
+    bool spin_park;
 };
 
 /* Tile at physical NOC0 (x, y), or NULL */
@@ -78,6 +79,7 @@ struct TTBlackholeMachine {
     int64_t fw_go_msg;
     int64_t fw_num_dram_banks;
     int64_t fw_num_l1_banks;
+    bool spin_park;
 };
 
 #endif

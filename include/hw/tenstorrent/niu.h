@@ -125,6 +125,7 @@ struct TTNiu {
     uint8_t buf[TT_NOC_MAX_PACKET];     /* data in flight, under @lock */
     TTNoc *fabric;
     AddressSpace *local;        /* this tile's NOC-visible view */
+    struct TTSpinTile *spin;    /* the tile's parked cores, to wake */
 
     uint32_t cmd[TT_NIU_CMD_BUFS][TT_NIU_CMD_BUF_REGS];
     uint32_t cfg[TT_NIU_CFG_REGS];

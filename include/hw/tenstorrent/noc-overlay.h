@@ -40,6 +40,7 @@ struct TTNocOverlay {
     MemoryRegion mmio;
     uint32_t reg[TT_STREAMS][TT_STREAM_REGS];
     uint8_t tile_x, tile_y;
+    struct TTSpinTile *spin;    /* the tile's parked cores, to wake */
 };
 
 #endif

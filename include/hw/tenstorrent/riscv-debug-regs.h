@@ -77,6 +77,7 @@ struct TTRiscvDebugRegs {
     /* links */
     Object *cpu[TT_CORES_PER_TILE];
     MemoryRegion *ldm[TT_CORES_PER_TILE];
+    struct TTSpinTile *spin;    /* the tile's parked cores, to wake */
     /* properties */
     uint8_t tile_x, tile_y;
 };

@@ -20,6 +20,7 @@
 #include "hw/tenstorrent/niu.h"
 #include "hw/tenstorrent/noc-overlay.h"
 #include "hw/tenstorrent/riscv-debug-regs.h"
+#include "hw/tenstorrent/spin-park.h"
 #include "hw/tenstorrent/tt-tile-map.h"     /* generated from tile-map.yaml */
 #include "qom/object.h"
 
@@ -38,7 +39,8 @@ struct TTTensixTile {
     /* storage only: each core's QOM parent is its role's CPU cluster */
     RISCVCPU core[TT_CORES_PER_TILE];
 
-    MemoryRegion l1;
+    MemoryRegion sram;          /* RAM: L1, then the LDMs */
+    MemoryRegion l1;            /* aliases into @sram */
     MemoryRegion view;
     MemoryRegion unmapped;
     MemoryRegion root[TT_CORES_PER_TILE];
@@ -53,10 +55,12 @@ struct TTTensixTile {
     TTRiscvDebugRegs dbg;
     TTNiu niu[TT_NUM_NOCS];
     TTNocOverlay overlay;
+    TTSpinTile spin;
 
     /* properties */
     uint8_t x, y;               /* physical NOC0 coordinates */
     uint8_t vx, vy;             /* translated coordinates */
+    bool spin_park;             /* park cores that spin on memory */
 };
 
 /* Create the cores as children of @clusters (one per role); call first. */

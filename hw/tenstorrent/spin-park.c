@@ -1,0 +1,240 @@
+/*
+ * Tenstorrent Blackhole: parking cores that spin on memory
+ * (docs/devel/tenstorrent-spin-park.rst).
+ *
+ * Detection runs on the core's own thread, in the helper that translated
+ * code calls every TT_SPIN_PERIOD backward jumps:
+ *
+ *   IDLE    samples differ: remember (pc, registers, side-effect epoch).
+ *   IDLE    TT_SPIN_MATCHES identical samples in a row: arm.  Arming reads
+ *           the tile's wake generation, then clears the dirty bits of the
+ *           tile's RAM, so that the next CPU store to each page takes the
+ *           TLB slow path and calls tt_spin_ram_written.  A sibling core
+ *           may still be between its TLB check and its store; for each
+ *           running sibling the parker records the sibling's epoch (which
+ *           counts its stores, incremented after each) and queues work on
+ *           it: when the sibling next leaves its translated code, the work
+ *           wakes the tile if the sibling stored anything since.
+ *   ARMED   one more identical sample, taken from memory read after
+ *           arming: park unless the wake generation moved.
+ *
+ * Parking and waking pair like Dekker's algorithm: the parker publishes
+ * TT_PARK_PARKED and then rereads the generation, a waker bumps the
+ * generation and then reads the core's state, so one of them sees the
+ * other.  A parked core is halted; the waker moves it to TT_PARK_WOKEN,
+ * which riscv_cpu_has_work() reports, and kicks it.  The kick is repeated
+ * from a bottom half under the BQL, because a vCPU thread checks for work
+ * and goes to sleep under the BQL and wakers do not hold it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/main-loop.h"
+#include "hw/core/cpu.h"
+#include "system/tcg.h"
+#include "system/ramblock.h"
+#include "system/physmem.h"
+#include "exec/cpu-common.h"
+#include "hw/tenstorrent/spin-park.h"
+#include "trace.h"
+
+#define TT_SPIN_PERIOD  16      /* backward jumps between samples */
+#define TT_SPIN_MATCHES 2       /* identical samples before arming */
+
+enum { TT_SPIN_IDLE, TT_SPIN_ARMED };
+
+static void tt_spin_snapshot(TTSpinCore *c, CPURISCVState *env,
+                             target_ulong pc)
+{
+    c->pc = pc;
+    c->epoch = env->tt_spin_epoch;
+    memcpy(c->gpr, env->gpr, sizeof(c->gpr));
+    c->matches = 0;
+    c->state = TT_SPIN_IDLE;
+}
+
+/* Work on a sibling that was running when a core of its tile armed */
+typedef struct TTSpinCheck {
+    TTSpinTile *tile;
+    uint32_t epoch;             /* the sibling's epoch at arming */
+} TTSpinCheck;
+
+static void tt_spin_check_work(CPUState *cs, run_on_cpu_data data)
+{
+    TTSpinCheck *chk = data.host_ptr;
+
+    if (cpu_env(cs)->tt_spin_epoch != chk->epoch) {
+        tt_spin_wake(chk->tile);    /* it may have stored past the watch */
+    }
+    g_free(chk);
+}
+
+static void tt_spin_arm(TTSpinCore *c)
+{
+    TTSpinTile *s = c->tile;
+
+    c->armed_gen = qatomic_read(&s->wake_gen);
+    smp_mb();   /* a change after this read either bumps the generation... */
+    physical_memory_watch_writes(s->ram->ram_block);
+    smp_mb();   /* ...or, racing the watch, shows in a sibling's epoch */
+    for (int r = 0; r < TT_CORES_PER_TILE && qemu_tcg_mttcg_enabled(); r++) {
+        CPUState *cs = s->cpu[r];
+        TTSpinCheck *chk;
+
+        if (r == c->role || qatomic_read(&cs->halted)) {
+            continue;
+        }
+        chk = g_new(TTSpinCheck, 1);
+        chk->tile = s;
+        chk->epoch = qatomic_read(&cpu_env(cs)->tt_spin_epoch);
+        async_run_on_cpu(cs, tt_spin_check_work, RUN_ON_CPU_HOST_PTR(chk));
+        tt_spin_kick_later(s, r);
+    }
+    c->state = TT_SPIN_ARMED;
+}
+
+static void G_NORETURN tt_spin_park(TTSpinCore *c, CPURISCVState *env,
+                                    target_ulong pc)
+{
+    CPUState *cs = env_cpu(env);
+
+    c->parks++;
+    trace_tt_spin_park(c->tile->cpu[0]->cpu_index / TT_CORES_PER_TILE,
+                       c->role, pc);
+    env->pc = pc;
+    cs->halted = 1;
+    cs->exception_index = EXCP_HLT;
+    cpu_loop_exit(cs);
+}
+
+static void tt_spin_try_park(TTSpinCore *c, CPURISCVState *env,
+                             target_ulong pc)
+{
+    TTSpinTile *s = c->tile;
+
+    c->state = TT_SPIN_IDLE;        /* after a wake, detect and arm anew */
+    c->matches = 0;
+    qatomic_set(&env->tt_park, TT_PARK_PARKED);
+    smp_mb();   /* pairs with tt_spin_wake(): publish, then reread */
+    if (qatomic_read(&s->wake_gen) == c->armed_gen) {
+        tt_spin_park(c, env, pc);
+    }
+    qatomic_set(&env->tt_park, TT_PARK_RUNNING);
+}
+
+static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
+{
+    TTSpinCore *c = env->tt_spin_opaque;
+
+    env->tt_spin_count = TT_SPIN_PERIOD;
+    if (qatomic_read(&env->tt_park) != TT_PARK_RUNNING) {
+        qatomic_set(&env->tt_park, TT_PARK_RUNNING);     /* back from a wake */
+    }
+    if (pc != c->pc || env->tt_spin_epoch != c->epoch ||
+        memcmp(env->gpr, c->gpr, sizeof(c->gpr))) {
+        tt_spin_snapshot(c, env, pc);
+        return;
+    }
+    if (c->state == TT_SPIN_ARMED) {
+        tt_spin_try_park(c, env, pc);
+    } else if (++c->matches >= TT_SPIN_MATCHES) {
+        tt_spin_arm(c);
+    }
+}
+
+void tt_spin_wake(TTSpinTile *s)
+{
+    uint32_t kicked = 0;
+
+    if (!s) {
+        return;
+    }
+    qatomic_inc(&s->wake_gen);
+    smp_mb();   /* pairs with tt_spin_try_park(): bump, then read states */
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        CPURISCVState *env = cpu_env(s->cpu[r]);
+
+        if (qatomic_read(&env->tt_park) == TT_PARK_PARKED &&
+            qatomic_cmpxchg(&env->tt_park, TT_PARK_PARKED,
+                            TT_PARK_WOKEN) == TT_PARK_PARKED) {
+            qemu_cpu_kick(s->cpu[r]);
+            kicked |= BIT(r);
+        }
+    }
+    if (kicked) {
+        qatomic_add(&s->wakes, 1);
+        trace_tt_spin_wake(s->cpu[0]->cpu_index / TT_CORES_PER_TILE, kicked);
+        qatomic_or(&s->rekick, kicked);
+        qemu_bh_schedule(s->bh);
+    }
+}
+
+void tt_spin_kick_later(TTSpinTile *s, int role)
+{
+    qatomic_or(&s->rekick, BIT(role));
+    qemu_bh_schedule(s->bh);
+}
+
+static void tt_spin_rekick_bh(void *opaque)
+{
+    TTSpinTile *s = opaque;
+    uint32_t mask = qatomic_xchg(&s->rekick, 0);
+
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        if (mask & BIT(r)) {
+            qemu_cpu_kick(s->cpu[r]);
+        }
+    }
+}
+
+void tt_spin_wake_all(TTSpinTile *tiles, size_t stride, int n)
+{
+    for (int i = 0; i < n; i++) {
+        tt_spin_wake((TTSpinTile *)((char *)tiles + i * stride));
+    }
+}
+
+void tt_spin_volatile_read(void)
+{
+    if (current_cpu) {
+        cpu_env(current_cpu)->tt_spin_epoch++;
+    }
+}
+
+void tt_spin_core_reset_cpu(CPUState *cs)
+{
+    CPURISCVState *env = cpu_env(cs);
+    TTSpinCore *c = env->tt_spin_opaque;
+
+    qatomic_set(&env->tt_park, TT_PARK_RUNNING);
+    env->tt_spin_count = TT_SPIN_PERIOD;
+    if (c) {
+        c->state = TT_SPIN_IDLE;
+        c->matches = 0;
+    }
+}
+
+/* A CPU stored to a page of the tile's RAM whose dirty bits were cleared */
+static void tt_spin_ram_written(void *opaque, ram_addr_t offset)
+{
+    tt_spin_wake(opaque);
+}
+
+void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, MemoryRegion *ram,
+                       bool enable)
+{
+    s->bh = qemu_bh_new(tt_spin_rekick_bh, s);
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        CPURISCVState *env = cpu_env(cpus[r]);
+
+        s->cpu[r] = cpus[r];
+        s->core[r].tile = s;
+        s->core[r].role = r;
+        env->tt_spin_opaque = &s->core[r];
+        env->tt_spin_hook = enable ? tt_spin_hook : NULL;
+        env->tt_spin_count = TT_SPIN_PERIOD;
+    }
+    s->ram = ram;
+    qemu_ram_block_set_write_notify(ram->ram_block, tt_spin_ram_written, s);
+}

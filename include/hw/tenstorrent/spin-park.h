@@ -1,0 +1,77 @@
+/*
+ * Tenstorrent Blackhole: parking cores that spin on memory.
+ *
+ * Firmware never sleeps: idle cores poll mailboxes, counters and
+ * semaphores.  A core whose backward-jump samples show the same PC and
+ * registers with no store, AMO, CSR access or volatile register read in
+ * between is in a loop that can only leave when something it reads
+ * changes.  It is parked (halted) until its tile sees a change: a store by
+ * a core into the tile's L1 or LDMs (caught through dirty-page tracking),
+ * a NOC or host write into the tile, or a write to the tile's registers.
+ * docs/devel/tenstorrent-spin-park.rst explains the design.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_TENSTORRENT_SPIN_PARK_H
+#define HW_TENSTORRENT_SPIN_PARK_H
+
+#include "hw/tenstorrent/grid.h"
+#include "system/memory.h"
+#include "block/aio.h"
+#include "target/riscv/cpu.h"
+
+typedef struct TTSpinTile TTSpinTile;
+
+/* Per-core sampler state; only the core's own thread touches it. */
+typedef struct TTSpinCore {
+    TTSpinTile *tile;
+    int role;
+    int state;                  /* TT_SPIN_* in spin-park.c */
+    int matches;
+    uint32_t armed_gen;
+    target_ulong pc;
+    uint32_t epoch;
+    target_ulong gpr[32];
+    uint64_t parks;
+} TTSpinCore;
+
+struct TTSpinTile {
+    uint32_t wake_gen;          /* bumped by every possible change */
+    uint32_t rekick;            /* roles to kick again under the BQL */
+    QEMUBH *bh;
+    CPUState *cpu[TT_CORES_PER_TILE];
+    MemoryRegion *ram;          /* L1 and the LDMs: one RAM block */
+    TTSpinCore core[TT_CORES_PER_TILE];
+    uint64_t wakes;
+};
+
+/* Set up parking for one tile whose cores' RAM is all in @ram. */
+void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, MemoryRegion *ram,
+                       bool enable);
+
+/*
+ * Something the tile's cores can read may have changed: wake its parked
+ * cores.  Lock-free; callable from any thread with any lock held.
+ */
+void tt_spin_wake(TTSpinTile *s);
+
+/* Wake every parked core of the chip's tiles (after a debugger stop). */
+void tt_spin_wake_all(TTSpinTile *tiles, size_t stride, int n);
+
+/*
+ * The current CPU read a register whose value changes by itself (a clock,
+ * another core's PC): its loop is not waiting for memory.
+ */
+void tt_spin_volatile_read(void);
+
+/* @cs entered or left reset (on its own thread): forget parking. */
+void tt_spin_core_reset_cpu(CPUState *cs);
+
+/*
+ * Work was queued for core @role from a thread that may not hold the BQL:
+ * kick it again from the main loop so a vCPU going to sleep cannot miss it.
+ */
+void tt_spin_kick_later(TTSpinTile *s, int role);
+
+#endif

@@ -6,6 +6,8 @@
  * writes RUN_MSG_DONE into the go message.  Every core first computes a
  * checksum (WORK rounds of xorshift32) seeded by its tile and role and
  * stores it at RESULT(role), so a host can verify real work was done.
+ * Then, as tt-metal firmware does, every core polls its mailbox: a host
+ * RUN_MSG_GO starts one more round (LAUNCH_RESULT) on all five cores.
  */
 #include "tt.h"
 
@@ -47,11 +49,21 @@ static uint32_t work(uint32_t id)
     return acc;
 }
 
+/* Host clock at boot and at DONE (BRISC), for the boot-time benchmark */
+#define BOOT_T0             0x20018u
+#define BOOT_T1             0x2001cu
+#define LAUNCHES            0x20020u
+#define LAUNCH_RESULT(role) (0x20024u + 4 * (role))
+#define RUN_MSG_GO          0x80u
+#define RUN_SYNC_MSG_GO     0x80u
+
 int main(void)
 {
     uint32_t id = REG32(NOC_ID_LOGICAL(0));
-
 #if ROLE == 0
+    volatile uint8_t *go = (volatile uint8_t *)(GO_MSG + 3);
+
+    REG32(BOOT_T0) = wall_clock();
     /* tt-metal brisc.cc: set_deassert_addresses(), deassert_all_reset() */
     REG32(SUBORDINATE_SYNC) = 0x40404040u;
     REG32(NCRISC_RESET_PC) = 0x5800;
@@ -65,12 +77,36 @@ int main(void)
     REG32(RESULT(BRISC)) = work(id);
     while (REG32(SUBORDINATE_SYNC) != 0) {
     }
-    *(volatile uint8_t *)(GO_MSG + 3) = RUN_MSG_DONE;
-#else
-    REG32(RESULT(ROLE)) = work(id);
-    *(volatile uint8_t *)(SUBORDINATE_SYNC + ROLE - 1) = 0;
-#endif
-    for (;;) {
-        __asm__ volatile("wfi");    /* nothing wakes it: the core idles */
+    REG32(BOOT_T1) = wall_clock();
+    *go = RUN_MSG_DONE;
+    /*
+     * Then, like tt-metal's brisc.cc, poll the go message forever; on
+     * RUN_MSG_GO run one more round on every core and report DONE again.
+     */
+    for (uint32_t n = 1;; n++) {
+        while (*go != RUN_MSG_GO) {
+            __asm__ volatile("fence");  /* invalidate_l1_cache() */
+        }
+        REG32(SUBORDINATE_SYNC) = 0x80808080u;
+        REG32(LAUNCH_RESULT(BRISC)) = work(id ^ n);
+        while (REG32(SUBORDINATE_SYNC) != 0) {
+            __asm__ volatile("fence");
+        }
+        REG32(LAUNCHES) = n;
+        *go = RUN_MSG_DONE;
     }
+#else
+    volatile uint8_t *sync = (volatile uint8_t *)(SUBORDINATE_SYNC + ROLE - 1);
+
+    REG32(RESULT(ROLE)) = work(id);
+    *sync = 0;
+    /* tt-metal's subordinate firmware: wait for RUN_SYNC_MSG_GO */
+    for (uint32_t n = 1;; n++) {
+        while (*sync != RUN_SYNC_MSG_GO) {
+            __asm__ volatile("fence");
+        }
+        REG32(LAUNCH_RESULT(ROLE)) = work(id ^ n);
+        *sync = 0;
+    }
+#endif
 }

@@ -225,6 +225,65 @@ static void test_boot_p100a(void)
     boot_all(",board=p100a", (1u << 15) | (1u << 16), 120);
 }
 
+#define LAUNCHES            0x20020u
+#define LAUNCH_RESULT(r)    (0x20024u + 4 * (r))
+
+/*
+ * Host handshakes with parked cores: after boot every core of the tt-test
+ * firmware polls its mailbox (BRISC the go message, the others their
+ * subordinate_sync byte).  The host sends RUN_MSG_GO to one tile after
+ * another; each launch wakes BRISC, whose stores wake the other four, and
+ * every core's result must be this launch's.
+ */
+static void host_launches(const char *opts, uint32_t harvested, int launches)
+{
+    QTestState *qts = boot_fw(opts, "-accel tcg");
+    int xs[14], nx = 0, count[14][12] = { };
+
+    for (int c = 0; c < 14; c++) {
+        if (tt_translated_x(harvested, tt_tensix_cols[c]) >= 0) {
+            xs[nx++] = tt_tensix_cols[c];
+        }
+    }
+    for (int i = 0; i < launches + nx * 10; i++) {
+        int x = xs[(i / 10) % nx], y = 2 + i % 10, n;
+        uint32_t go, id = (y << 6) | tt_translated_x(harvested, x);
+        gint64 end = g_get_monotonic_time() + 120 * G_TIME_SPAN_SECOND;
+
+        while ((go = tt_readl(qts, x, y, "brisc", GO_MSG)) >> 24 != 0) {
+            g_assert_cmpint(g_get_monotonic_time(), <, end);
+        }
+        if (i < nx * 10) {
+            continue;               /* the first pass waits for the boot */
+        }
+        n = ++count[(i / 10) % nx][y];
+        tt_writel(qts, x, y, "brisc", GO_MSG, (go & 0xffffff) | 0x80u << 24);
+        while (tt_readl(qts, x, y, "brisc", GO_MSG) >> 24 != 0) {
+            g_assert_cmpint(g_get_monotonic_time(), <, end);
+        }
+        g_assert_cmpint(tt_readl(qts, x, y, "brisc", LAUNCHES), ==, n);
+        for (int r = 0; r < 5; r++) {
+            g_assert_cmphex(tt_readl(qts, x, y, roles[r], LAUNCH_RESULT(r)),
+                            ==, work(id ^ n, r));
+        }
+    }
+    qtest_quit(qts);
+}
+
+/* Two columns, parking on: 400 launches */
+static void test_host_launches(void)
+{
+    host_launches(",harvested-tensix-cols=3:4:5:6:7:10:11:12:13:14:15:16",
+                  0x1fcf8, 400);
+}
+
+/* The same with parking off, one column only (spinning cores are slow) */
+static void test_host_launches_nopark(void)
+{
+    host_launches(",spin-park=off,harvested-tensix-cols="
+                  "2:3:4:5:6:7:10:11:12:13:14:15:16", 0x1fcfc, 20);
+}
+
 /*
  * -device loader writes into one core's view and leaves the core held;
  * released, it starts at its reset PC, not at the ELF entry.
@@ -301,6 +360,9 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/firmware/generic-loader", test_generic_loader);
     qtest_add_func("/blackhole/firmware/bad-firmware", test_bad_firmware);
     qtest_add_func("/blackhole/firmware/boot-p150", test_boot_p150);
+    qtest_add_func("/blackhole/firmware/host-launches", test_host_launches);
+    qtest_add_func("/blackhole/firmware/host-launches-nopark",
+                   test_host_launches_nopark);
     qtest_add_func("/blackhole/firmware/boot-p100a", test_boot_p100a);
     return g_test_run();
 }

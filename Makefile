@@ -44,8 +44,13 @@ demo: deps all
 	@python3 scripts/demo.py --qemu $(QEMU) --firmware $(FW)/demo \
 	    --checker $(BUILD)/tt-demo-checksum
 
-bench: deps all
+bench: deps all $(BUILD)/tt-bench-ref
+	@$(MAKE) -s -C bench/fw O=$(abspath $(BUILD))/bench
 	@bench/run.sh $(BUILD)
+
+$(BUILD)/tt-bench-ref: tools/tt-bench-ref.c
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -o $@ $<
 
 clean:
 	rm -rf $(BUILD)

@@ -11,7 +11,8 @@ import time
 
 
 class TTQemu:
-    def __init__(self, qemu, machine_opts, extra=(), accel="tcg"):
+    def __init__(self, qemu, machine_opts, extra=(), accel="tcg",
+                 wrapper=()):
         self.dir = tempfile.mkdtemp(prefix="ttq-")
         path = os.path.join(self.dir, "qtest.sock")
         srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -19,7 +20,8 @@ class TTQemu:
         srv.listen(1)
         self.start = time.monotonic()
         self.proc = subprocess.Popen(
-            [qemu, "-M", "blackhole," + machine_opts, "-accel", accel,
+            [*wrapper, qemu, "-M",
+             "blackhole" + ("," + machine_opts if machine_opts else ""), "-accel", accel,
              "-qtest", "unix:" + path, "-qtest-log", "/dev/null", "-display", "none", "-monitor",
              "none", "-serial", "none", *extra])
         srv.settimeout(120)
@@ -48,6 +50,13 @@ class TTQemu:
         return bytes.fromhex(
             self.cmd("tt read %d %d %s 0x%x %d" % (x, y, role, addr,
                                                    length))[0][2:])
+
+    def writel(self, x, y, role, addr, val):
+        self.cmd("tt writel %d %d %s 0x%x 0x%x" % (x, y, role, addr, val))
+
+    def write(self, x, y, role, addr, data):
+        self.cmd("tt write %d %d %s 0x%x %d 0x%s" % (x, y, role, addr,
+                                                     len(data), data.hex()))
 
     def cpu(self, x, y, role):
         idx, halted, pc = self.cmd("tt cpu %d %d %s" % (x, y, role))

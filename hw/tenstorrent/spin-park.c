@@ -39,7 +39,14 @@
 #include "hw/tenstorrent/spin-park.h"
 #include "trace.h"
 
-#define TT_SPIN_PERIOD  16      /* backward jumps between samples */
+/*
+ * Backward jumps between samples: TT_SPIN_PERIOD while samples match,
+ * doubling up to TT_SPIN_PERIOD_MAX while they differ, so that a busy loop
+ * pays for a sample every ~1000 iterations and a new polling loop is still
+ * caught within a few thousand.
+ */
+#define TT_SPIN_PERIOD      16
+#define TT_SPIN_PERIOD_MAX  1024
 #define TT_SPIN_MATCHES 2       /* identical samples before arming */
 
 enum { TT_SPIN_IDLE, TT_SPIN_ARMED };
@@ -47,6 +54,8 @@ enum { TT_SPIN_IDLE, TT_SPIN_ARMED };
 static void tt_spin_snapshot(TTSpinCore *c, CPURISCVState *env,
                              target_ulong pc)
 {
+    c->period = MIN(c->period * 2, TT_SPIN_PERIOD_MAX);
+    env->tt_spin_count = c->period;
     c->pc = pc;
     c->epoch = env->tt_spin_epoch;
     memcpy(c->gpr, env->gpr, sizeof(c->gpr));
@@ -127,7 +136,6 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
 {
     TTSpinCore *c = env->tt_spin_opaque;
 
-    env->tt_spin_count = TT_SPIN_PERIOD;
     if (qatomic_read(&env->tt_park) != TT_PARK_RUNNING) {
         qatomic_set(&env->tt_park, TT_PARK_RUNNING);     /* back from a wake */
     }
@@ -136,6 +144,7 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
         tt_spin_snapshot(c, env, pc);
         return;
     }
+    env->tt_spin_count = c->period = TT_SPIN_PERIOD;
     if (c->state == TT_SPIN_ARMED) {
         tt_spin_try_park(c, env, pc);
     } else if (++c->matches >= TT_SPIN_MATCHES) {
@@ -212,6 +221,7 @@ void tt_spin_core_reset_cpu(CPUState *cs)
     if (c) {
         c->state = TT_SPIN_IDLE;
         c->matches = 0;
+        c->period = TT_SPIN_PERIOD;
     }
 }
 
@@ -231,6 +241,7 @@ void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, MemoryRegion *ram,
         s->cpu[r] = cpus[r];
         s->core[r].tile = s;
         s->core[r].role = r;
+        s->core[r].period = TT_SPIN_PERIOD;
         env->tt_spin_opaque = &s->core[r];
         env->tt_spin_hook = enable ? tt_spin_hook : NULL;
         env->tt_spin_count = TT_SPIN_PERIOD;

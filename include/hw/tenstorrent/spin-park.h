@@ -29,6 +29,7 @@ typedef struct TTSpinCore {
     int role;
     int state;                  /* TT_SPIN_* in spin-park.c */
     int matches;
+    int period;                 /* backward jumps between samples */
     uint32_t armed_gen;
     target_ulong pc;
     uint32_t epoch;

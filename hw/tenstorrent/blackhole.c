@@ -20,6 +20,8 @@
 #include "system/system.h"
 #include "system/address-spaces.h"
 #include "system/runstate.h"
+#include "qemu/config-file.h"
+#include "qemu/option.h"
 #include "elf.h"
 #include "hw/tenstorrent/blackhole.h"
 #include "blackhole-internal.h"
@@ -307,6 +309,29 @@ static void tt_set_spin_park(Object *obj, bool v, Error **errp)
     TT_BLACKHOLE_MACHINE(obj)->spin_park = v;
 }
 
+static bool tt_get_deterministic(Object *obj, Error **errp)
+{
+    return TT_BLACKHOLE_MACHINE(obj)->deterministic;
+}
+
+/*
+ * Machine options are applied before the accelerator is configured, so
+ * deterministic=on can still ask for instruction counting, which runs
+ * every core in one thread in a fixed order (no MTTCG) and makes virtual
+ * time a function of instructions executed.  An explicit -icount wins.
+ */
+static void tt_set_deterministic(Object *obj, bool v, Error **errp)
+{
+    QemuOptsList *icount = qemu_find_opts("icount");
+
+    TT_BLACKHOLE_MACHINE(obj)->deterministic = v;
+    if (v && QTAILQ_EMPTY(&icount->head) &&
+        !qemu_opts_parse_noisily(icount, "shift=0,align=off,sleep=off",
+                                 false)) {
+        error_setg(errp, "deterministic=on: cannot enable -icount");
+    }
+}
+
 const TTFwLayout *blackhole_fw_layout_lookup(const char *name, Error **errp)
 {
     const TTFwLayout *l = tt_fw_layout_find(name);
@@ -358,6 +383,12 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
     object_class_property_set_description(oc, "spin-park",
         "Halt cores that spin on memory until something they read may have "
         "changed (default on)");
+    object_class_property_add_bool(oc, "deterministic", tt_get_deterministic,
+                                   tt_set_deterministic);
+    object_class_property_set_description(oc, "deterministic",
+        "Run every core in one thread in a fixed order with instruction "
+        "counting (-icount shift=0,sleep=off), so runs repeat exactly; "
+        "slower (default off)");
     object_class_property_add_str(oc, "fw-layout", tt_get_fw_layout,
                                   tt_set_fw_layout);
     object_class_property_set_description(oc, "fw-layout", layout_desc);

@@ -174,15 +174,25 @@ void tt_spin_wake(TTSpinTile *s)
     if (kicked) {
         qatomic_add(&s->wakes, 1);
         trace_tt_spin_wake(s->cpu[0]->cpu_index / TT_CORES_PER_TILE, kicked);
-        qatomic_or(&s->rekick, kicked);
-        qemu_bh_schedule(s->bh);
+        for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+            if (kicked & BIT(r)) {
+                tt_spin_kick_later(s, r);
+            }
+        }
     }
 }
 
+/*
+ * Only MTTCG has vCPU threads that sleep while another thread wakes them
+ * without the BQL; with one thread (and under icount) a kick from the main
+ * loop would only make the schedule depend on host timing.
+ */
 void tt_spin_kick_later(TTSpinTile *s, int role)
 {
-    qatomic_or(&s->rekick, BIT(role));
-    qemu_bh_schedule(s->bh);
+    if (qemu_tcg_mttcg_enabled()) {
+        qatomic_or(&s->rekick, BIT(role));
+        qemu_bh_schedule(s->bh);
+    }
 }
 
 static void tt_spin_rekick_bh(void *opaque)

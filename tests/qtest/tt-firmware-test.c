@@ -285,6 +285,27 @@ static void test_host_launches_nopark(void)
 }
 
 /*
+ * deterministic=on: two runs of the spin-parking stress on two tiles park
+ * and wake the same cores in the same order (every park and wake traced),
+ * and both pass.
+ */
+static void test_deterministic(void)
+{
+    g_autofree char *args = g_strdup_printf(
+        "-M blackhole,deterministic=on,firmware=%s/spin-test-2.elf,"
+        "harvested-tensix-cols=2:3:4:5:6:7:10:11:12:13:14:15:16 "
+        "-semihosting-config enable=on,target=native "
+        "-d trace:tt_spin_park,trace:tt_spin_wake", tt_firmware_dir());
+    g_autofree char *first = NULL, *second = NULL;
+
+    g_assert_cmpint(tt_run_qemu(args, &first), ==, 0);
+    g_assert_cmpint(tt_run_qemu(args, &second), ==, 0);
+    g_assert_nonnull(strstr(first, "tt_spin_park"));
+    g_assert_nonnull(strstr(first, "ok 3 "));
+    g_assert_cmpstr(first, ==, second);
+}
+
+/*
  * -device loader writes into one core's view and leaves the core held;
  * released, it starts at its reset PC, not at the ELF entry.
  */
@@ -361,6 +382,7 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/firmware/bad-firmware", test_bad_firmware);
     qtest_add_func("/blackhole/firmware/boot-p150", test_boot_p150);
     qtest_add_func("/blackhole/firmware/host-launches", test_host_launches);
+    qtest_add_func("/blackhole/firmware/deterministic", test_deterministic);
     qtest_add_func("/blackhole/firmware/host-launches-nopark",
                    test_host_launches_nopark);
     qtest_add_func("/blackhole/firmware/boot-p100a", test_boot_p100a);

@@ -80,6 +80,7 @@ struct TTBlackholeMachine {
     int64_t fw_num_dram_banks;
     int64_t fw_num_l1_banks;
     bool spin_park;
+    bool deterministic;
 };
 
 #endif

@@ -51,6 +51,12 @@
 
 enum { TT_SPIN_IDLE, TT_SPIN_ARMED };
 
+/* vCPU threads that run concurrently (qtest has none, RR one) */
+static bool tt_spin_mttcg(void)
+{
+    return tcg_enabled() && qemu_tcg_mttcg_enabled();
+}
+
 static void tt_spin_snapshot(TTSpinCore *c, CPURISCVState *env,
                              target_ulong pc)
 {
@@ -87,7 +93,7 @@ static void tt_spin_arm(TTSpinCore *c)
     smp_mb();   /* a change after this read either bumps the generation... */
     physical_memory_watch_writes(s->ram->ram_block);
     smp_mb();   /* ...or, racing the watch, shows in a sibling's epoch */
-    for (int r = 0; r < TT_CORES_PER_TILE && qemu_tcg_mttcg_enabled(); r++) {
+    for (int r = 0; r < TT_CORES_PER_TILE && tt_spin_mttcg(); r++) {
         CPUState *cs = s->cpu[r];
         TTSpinCheck *chk;
 
@@ -189,7 +195,7 @@ void tt_spin_wake(TTSpinTile *s)
  */
 void tt_spin_kick_later(TTSpinTile *s, int role)
 {
-    if (qemu_tcg_mttcg_enabled()) {
+    if (tt_spin_mttcg()) {
         qatomic_or(&s->rekick, BIT(role));
         qemu_bh_schedule(s->bh);
     }

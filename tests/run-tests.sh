@@ -47,6 +47,11 @@ while read -r name elf opts; do
     count "$log/$name.log" "$name" $?
 done < "$src/tests/firmware/tests.list"
 
+# Tensix decoder against the ISA data file, through "tt disas"
+python3 "$src/tests/tensix/decode-test.py" "$B" "$src" \
+    > "$log/tensix-decode.log" 2>&1
+count "$log/tensix-decode.log" tensix-decode $?
+
 # Cross-check of the project's data files against ttsim's (when present)
 python3 "$src/scripts/tenstorrent/check-reference.py" "$src" \
     > "$log/check-reference.log" 2>&1

@@ -11,6 +11,7 @@
  *   tt read X Y ROLE ADDR LEN       -> OK 0xHEXBYTES
  *   tt write X Y ROLE ADDR LEN 0xHEXBYTES -> OK
  *   tt cpu X Y ROLE                 -> OK INDEX HALTED PC
+ *   tt disas WORD                   -> OK NAME field=value,...
  *
  * X, Y are physical NOC0 coordinates; ROLE is brisc, ncrisc, trisc0-2, or
  * "-" for the node's NOC view.  Errors answer "FAIL reason".
@@ -150,6 +151,20 @@ static bool tt_qtest_command(CharFrontend *chr, gchar **words)
 
     if (strcmp(words[0], "tt") != 0) {
         return false;
+    }
+    if (words[1] && !strcmp(words[1], "disas")) {
+        uint64_t w;
+
+        if (!words[2] || qemu_strtou64(words[2], NULL, 0, &w) ||
+            w > UINT32_MAX) {
+            qtest_sendf(chr, "FAIL expected a 32-bit word\n");
+        } else {
+            g_autoptr(GString) s = g_string_new(NULL);
+
+            tt_tensix_disas(w, s);
+            qtest_sendf(chr, "OK %s\n", s->str);
+        }
+        return true;
     }
     err = words[1] ? tt_qtest_do(chr, words + 1) : "expected a subcommand";
     if (err) {

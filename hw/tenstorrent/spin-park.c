@@ -142,7 +142,12 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
 {
     TTSpinCore *c = env->tt_spin_opaque;
 
-    if (qatomic_read(&env->tt_park) != TT_PARK_RUNNING) {
+    if (env_cpu(env)->halted) {
+        /* halted at the end of this block (a stalled push): leave it be */
+        env->tt_spin_count = TT_SPIN_PERIOD;
+        return;
+    }
+    if (qatomic_read(&env->tt_park) == TT_PARK_WOKEN) {
         qatomic_set(&env->tt_park, TT_PARK_RUNNING);     /* back from a wake */
     }
     if (pc != c->pc || env->tt_spin_epoch != c->epoch ||

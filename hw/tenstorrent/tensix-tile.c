@@ -132,6 +132,7 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
                                  &error_abort);
     }
     t->dbg.spin = &t->spin;
+    t->tensix.spin = &t->spin;
     t->overlay.spin = &t->spin;
     t->niu[0].spin = &t->spin;
     t->niu[1].spin = &t->spin;
@@ -144,6 +145,16 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
                                 sysbus_mmio_get_region(sbd, 0));
     memory_region_add_subregion(&t->view, TT_TILE_PIC_BASE,
                                 sysbus_mmio_get_region(sbd, 1));
+
+    qdev_prop_set_uint8(DEVICE(&t->tensix), "x", t->x);
+    qdev_prop_set_uint8(DEVICE(&t->tensix), "y", t->y);
+    if (!sysbus_realize(SYS_BUS_DEVICE(&t->tensix), errp)) {
+        return false;
+    }
+    /* core-local windows: each core's own view of the coprocessor */
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        tt_tensix_map(&t->tensix, r, &t->root[r]);
+    }
 
     qdev_prop_set_uint8(DEVICE(&t->overlay), "x", t->x);
     qdev_prop_set_uint8(DEVICE(&t->overlay), "y", t->y);
@@ -235,6 +246,7 @@ static void tt_tensix_tile_init(Object *obj)
     object_initialize_child(obj, "niu0", &t->niu[0], TYPE_TT_NIU);
     object_initialize_child(obj, "niu1", &t->niu[1], TYPE_TT_NIU);
     object_initialize_child(obj, "overlay", &t->overlay, TYPE_TT_NOC_OVERLAY);
+    object_initialize_child(obj, "tensix", &t->tensix, TYPE_TT_TENSIX);
 }
 
 static const Property tt_tensix_tile_props[] = {

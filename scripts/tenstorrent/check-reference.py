@@ -84,6 +84,53 @@ def check_registers(project, ref, header, block, resets):
                "%s: %s resets to 0x%x" % (block, m.group(1), want))
     ok(matched > 0, "%s: some registers matched by name" % block)
 
+# Fields where the project's ISA file follows tt-isa-documentation or
+# tt-llk and ttsim's data differs (hw/tenstorrent/data/tensix-isa.yaml)
+ISA_KNOWN = {
+    ("STALLWAIT", "wait_res"): "BH STALLWAIT page: 13 bits",
+    ("SFPDIVP2", "imm12_math"): "SFPDIVP2 page: 8-bit immediate",
+}
+
+
+# ttsim names the Z/W counters of the *ZW instructions x and y
+ISA_RENAME = {"ch0_x": "ch0_z", "ch0_y": "ch0_w", "ch1_x": "ch1_z",
+              "ch1_y": "ch1_w"}
+
+
+def norm(name):
+    return name.replace("_", "").lower()
+
+
+def check_isa(project, ref):
+    ours = yaml.safe_load(open(os.path.join(
+        project, "hw/tenstorrent/data/tensix-isa.yaml")))["instructions"]
+    theirs = json.load(open(os.path.join(ref, "tensix_isa.json")))
+    by_name = {i["name"]: i for i in ours}
+    ok(len(ours) == len(theirs), "tensix-isa.yaml: %d instructions (ttsim "
+       "%d)" % (len(ours), len(theirs)))
+    for name, t in sorted(theirs.items(), key=lambda kv: kv[1]["opcode"]):
+        mine = by_name.get(name)
+        if not ok(mine is not None and mine["opcode"] == t["opcode"],
+                  "tensix-isa.yaml: %s is opcode 0x%02x" % (name,
+                                                            t["opcode"])):
+            continue
+        fields = {norm(f["name"]): f for f in mine.get("fields") or []}
+        for arg, bits in sorted((t.get("args") or {}).items()):
+            hi, lo = (int(v) for v in bits.split(":"))
+            if name.endswith("ZW"):
+                arg = ISA_RENAME.get(arg, arg)
+            f = fields.get(norm(arg))
+            if (name, arg) in ISA_KNOWN:
+                ok(f is not None, "tensix-isa.yaml: %s.%s differs from ttsim "
+                   "on purpose (%s)" % (name, arg, ISA_KNOWN[(name, arg)]))
+                continue
+            if hi == lo:    # ttsim gives only the low bit of some fields
+                same = f is not None and f["lsb"] == lo
+            else:
+                same = f is not None and f["lsb"] == lo and \
+                    f["width"] == hi - lo + 1
+            ok(same, "tensix-isa.yaml: %s.%s at %s" % (name, arg, bits))
+
 
 def main():
     project = sys.argv[1]
@@ -98,6 +145,7 @@ def main():
                     "riscv_debug_regs", {"SOFT_RESET_0": 0x47800})
     check_registers(project, ref, "include/hw/tenstorrent/niu.h",
                     "noc_regs", {})
+    check_isa(project, ref)
     print("1..%d" % n)
     return 0
 

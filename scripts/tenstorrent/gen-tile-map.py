@@ -11,7 +11,7 @@ import sys
 
 import yaml
 
-MODELS = ("ram", "debug", "niu", "overlay", "none")
+MODELS = ("ram", "debug", "niu", "overlay", "tensix", "none")
 
 
 def fail(msg):

@@ -63,7 +63,16 @@ static void subordinate(int role, int kind)
     for (int i = 0; i < AMO_ROUNDS; i++) {
         __atomic_fetch_add(&amo_counter, 1, __ATOMIC_RELAXED);
     }
-    __asm__ volatile(".word 0x00000000");   /* illegal: traps to mtvec */
+    /*
+     * Illegal, so traps to mtvec: on BRISC/NCRISC a word with low bits
+     * other than 0b11 (TRISCs would push it to the Tensix coprocessor),
+     * on TRISCs an all-ones word.
+     */
+    if (role <= NCRISC) {
+        __asm__ volatile(".word 0x00000000");
+    } else {
+        __asm__ volatile(".word 0xffffffff");
+    }
     done[role] = 1;
     for (;;) {
         heartbeat[role]++;

@@ -23,6 +23,13 @@
 
 typedef struct TTSpinTile TTSpinTile;
 
+/*
+ * env->tt_park value of a core a device holds (a push into a full Tensix
+ * FIFO): halted like a parked core, but only that device releases it, by
+ * moving it to TT_PARK_WOKEN.
+ */
+#define TT_PARK_STALLED 3
+
 /* Per-core sampler state; only the core's own thread touches it. */
 typedef struct TTSpinCore {
     TTSpinTile *tile;

@@ -21,6 +21,7 @@
 #include "hw/tenstorrent/noc-overlay.h"
 #include "hw/tenstorrent/riscv-debug-regs.h"
 #include "hw/tenstorrent/spin-park.h"
+#include "hw/tenstorrent/tensix-frontend.h"
 #include "hw/tenstorrent/tt-tile-map.h"     /* generated from tile-map.yaml */
 #include "qom/object.h"
 
@@ -55,6 +56,7 @@ struct TTTensixTile {
     TTRiscvDebugRegs dbg;
     TTNiu niu[TT_NUM_NOCS];
     TTNocOverlay overlay;
+    TTTensix tensix;
     TTSpinTile spin;
 
     /* properties */

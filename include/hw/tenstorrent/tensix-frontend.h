@@ -1,0 +1,102 @@
+/*
+ * Tenstorrent Blackhole Tensix coprocessor, part 1: instruction delivery
+ * (MMIO and inline pushes), the per-thread front end (MOP expander, replay
+ * expander, wait gate), synchronisation (semaphores, mutexes) and the
+ * configuration, GPR and address-counter state (tensix-coprocessor.md 2-8).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_TENSTORRENT_TENSIX_FRONTEND_H
+#define HW_TENSTORRENT_TENSIX_FRONTEND_H
+
+#include "hw/sysbus.h"
+#include "qemu/thread.h"
+#include "hw/tenstorrent/grid.h"
+#include "qom/object.h"
+
+#define TYPE_TT_TENSIX "tt-tensix"
+OBJECT_DECLARE_SIMPLE_TYPE(TTTensix, TT_TENSIX)
+
+#define TT_TENSIX_THREADS       3
+#define TT_TENSIX_QUEUE         4096    /* expanded instructions at the gate */
+#define TT_TENSIX_FIFO_SOFT     28      /* words queued before a pusher stalls */
+#define TT_TENSIX_SEMS          8
+#define TT_TENSIX_MUTEXES       5       /* indices 0, 2, 3, 4 exist on BH */
+#define TT_TENSIX_GPRS          64
+#define TT_TENSIX_CFG_WORDS     224     /* CFG_STATE_SIZE 56 x 4 */
+#define TT_TENSIX_GLOBAL_CFG    180     /* GLOBAL_CFGREG_BASE_ADDR32 (BH) */
+#define TT_TENSIX_THREAD_CFG    68      /* THD_STATE_SIZE */
+#define TT_TENSIX_MOP_CFG       9
+#define TT_TENSIX_REPLAY        32
+
+/* Core-local windows (tile-address-map.md 4, 6.5) */
+#define TT_TENSIX_GPR_BASE      0xffe00000u
+#define TT_TENSIX_GPR_SIZE      0x40000u
+#define TT_TENSIX_PUSH_BASE     0xffe40000u
+#define TT_TENSIX_PUSH_SIZE     0x30000u
+#define TT_TENSIX_PCBUF_BASE    0xffe80000u
+#define TT_TENSIX_PCBUF_SIZE    0x30000u
+#define TT_TENSIX_CFG_BASE      0xffef0000u
+#define TT_TENSIX_CFG_SIZE      0x10000u
+#define TT_TENSIX_MOPCFG_BASE   0xffb80000u
+#define TT_TENSIX_MOPCFG_SIZE   0x1000u
+
+typedef struct TTTensix TTTensix;
+
+/* One core's view of the windows: knows who is accessing */
+typedef struct TTTensixPort {
+    TTTensix *t;
+    int role;
+    MemoryRegion push, pcbuf, gpr, cfg, mopcfg;
+} TTTensixPort;
+
+typedef struct TTTensixQueued {
+    uint32_t insn;
+    bool ends_push;             /* last instruction from one pushed word */
+} TTTensixQueued;
+
+typedef struct TTTensixThread {
+    /* instructions past the replay expander, waiting at the gate */
+    TTTensixQueued queue[TT_TENSIX_QUEUE];
+    uint32_t head, count;
+    uint32_t pushes;            /* pushed words not yet fully executed */
+    CPUState *stalled;          /* pusher held on a full FIFO */
+
+    uint32_t mop_cfg[TT_TENSIX_MOP_CFG];
+    uint32_t mop_mask_hi;
+    uint32_t replay[TT_TENSIX_REPLAY];
+    uint32_t replay_pos, replay_left;   /* recording */
+    bool replay_exec;                   /* execute while loading */
+
+    uint32_t gpr[TT_TENSIX_GPRS];
+    uint16_t thread_cfg[TT_TENSIX_THREAD_CFG];
+    uint32_t rwc[4];            /* a, b, d, cr */
+    uint32_t adc[3][2][4];      /* unpacker 0/1, packer; channel; x y z w */
+
+    uint64_t executed;
+} TTTensixThread;
+
+struct TTTensix {
+    SysBusDevice parent_obj;
+
+    QemuMutex lock;             /* the whole coprocessor: one per tile */
+    TTTensixPort port[TT_CORES_PER_TILE];
+    TTTensixThread th[TT_TENSIX_THREADS];
+    uint8_t sem_val[TT_TENSIX_SEMS], sem_max[TT_TENSIX_SEMS];
+    uint8_t mutex_owner[TT_TENSIX_MUTEXES]; /* thread + 1, or 0 when free */
+    uint32_t cfg[2][TT_TENSIX_CFG_WORDS];
+    uint64_t unimp[256];        /* decoded but not executed, per opcode */
+
+    struct TTSpinTile *spin;    /* wakes the tile's parked cores */
+    CPUState *cpu[TT_CORES_PER_TILE];
+    uint8_t tile_x, tile_y;
+};
+
+/* Append "NAME field=value,..." for Tensix instruction @w to @out */
+void tt_tensix_disas(uint32_t w, GString *out);
+
+/* Map core @role's windows into its root region (before the tile view) */
+void tt_tensix_map(TTTensix *t, int role, MemoryRegion *root);
+
+#endif

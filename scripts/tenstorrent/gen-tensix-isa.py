@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Generate the Tensix instruction table from hw/tenstorrent/data/tensix-isa.yaml.
+
+    gen-tensix-isa.py INPUT.yaml OUTPUT.h
+
+The header gives, for every opcode: TT_OP_<NAME>, one accessor per operand
+field (tt_<name>_<field>(word)), and tt_tensix_isa[256] with the name, unit
+and fields, which drives the executor's dispatch, its logging and the
+disassembler.  Fails on malformed data: duplicate opcodes or names, fields
+outside bits 23:0 or overlapping each other.
+"""
+import sys
+
+import yaml
+
+UNITS = ("misc", "sync", "cfg", "gpr", "adc", "unpack", "pack", "math",
+         "sfpu", "mover", "mop")
+
+
+def fail(msg):
+    sys.exit("gen-tensix-isa: error: " + msg)
+
+
+def check(ins):
+    for k in ("name", "opcode", "unit"):
+        if k not in ins:
+            fail("%s: missing '%s'" % (ins.get("name", "?"), k))
+    if not ins["name"].replace("_", "").isalnum():
+        fail("%s: bad name" % ins["name"])
+    if not 0 <= ins["opcode"] < 256:
+        fail("%s: opcode out of range" % ins["name"])
+    if ins["unit"] not in UNITS:
+        fail("%s: unknown unit '%s'" % (ins["name"], ins["unit"]))
+    used = 0
+    names = set()
+    for f in ins.get("fields") or []:
+        lsb, width = f["lsb"], f["width"]
+        if width < 1 or lsb < 0 or lsb + width > 24:
+            fail("%s.%s: outside bits 23:0" % (ins["name"], f["name"]))
+        mask = ((1 << width) - 1) << lsb
+        if used & mask:
+            fail("%s.%s: overlaps another field" % (ins["name"], f["name"]))
+        if f["name"] in names or not f["name"].isidentifier():
+            fail("%s.%s: duplicate or bad field name" % (ins["name"],
+                                                          f["name"]))
+        used |= mask
+        names.add(f["name"])
+
+
+def main():
+    src, dst = sys.argv[1], sys.argv[2]
+    data = yaml.safe_load(open(src))
+    insns = data.get("instructions") or fail("no instructions")
+    by_op, by_name = {}, set()
+    for ins in insns:
+        check(ins)
+        if ins["opcode"] in by_op or ins["name"] in by_name:
+            fail("%s: duplicate opcode or name" % ins["name"])
+        by_op[ins["opcode"]] = ins
+        by_name.add(ins["name"])
+    out = ["/* Generated from %s by gen-tensix-isa.py: do not edit. */" % src,
+           "#ifndef TT_TENSIX_ISA_H", "#define TT_TENSIX_ISA_H", "",
+           "#include \"qemu/bitops.h\"", ""]
+    out.append("enum {")
+    for u in UNITS:
+        out.append("    TT_UNIT_%s," % u.upper())
+    out.append("};")
+    out.append("")
+    for op in sorted(by_op):
+        out.append("#define TT_OP_%s 0x%02x" % (by_op[op]["name"], op))
+    out.append("")
+    for op in sorted(by_op):
+        ins = by_op[op]
+        for f in ins.get("fields") or []:
+            out.append("static inline uint32_t tt_%s_%s(uint32_t w)" %
+                       (ins["name"].lower(), f["name"]))
+            out.append("{")
+            out.append("    return extract32(w, %d, %d);" % (f["lsb"],
+                                                             f["width"]))
+            out.append("}")
+    out.append("")
+    out += ["typedef struct TTTensixField {", "    const char *name;",
+            "    uint8_t lsb, width;", "} TTTensixField;", "",
+            "typedef struct TTTensixOpInfo {", "    const char *name;",
+            "    uint8_t unit;", "    uint8_t nfields;",
+            "    const TTTensixField *fields;", "} TTTensixOpInfo;", ""]
+    for op in sorted(by_op):
+        ins = by_op[op]
+        fields = ins.get("fields") or []
+        if fields:
+            out.append("static const TTTensixField tt_fields_%s[] = {" %
+                       ins["name"].lower())
+            for f in sorted(fields, key=lambda f: -f["lsb"]):
+                out.append("    { \"%s\", %d, %d }," % (f["name"], f["lsb"],
+                                                        f["width"]))
+            out.append("};")
+    out.append("")
+    out.append("static const TTTensixOpInfo tt_tensix_isa[256] = {")
+    for op in sorted(by_op):
+        ins = by_op[op]
+        n = len(ins.get("fields") or [])
+        out.append("    [0x%02x] = { \"%s\", TT_UNIT_%s, %d, %s }," % (
+            op, ins["name"], ins["unit"].upper(), n,
+            "tt_fields_%s" % ins["name"].lower() if n else "NULL"))
+    out.append("};")
+    out.append("")
+    out.append("#endif")
+    open(dst, "w").write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+/*
+ * Tensix instruction encoders for test firmware, written from the field
+ * tables in tensix-coprocessor.md (tt-llk ckernel_ops.h layouts), not from
+ * the emulator's generated table, so each checks the other.
+ */
+#ifndef TT_FW_TENSIX_H
+#define TT_FW_TENSIX_H
+
+#include "tt.h"
+
+#define TT_OP(op, p)    (((uint32_t)(op) << 24) | (uint32_t)(p))
+#define TT_NOP          TT_OP(0x02, 0)
+#define TT_MOP(tpl, count, masklo) \
+    TT_OP(0x01, (tpl) << 23 | (count) << 16 | (masklo))
+#define TT_MOP_CFG(maskhi)  TT_OP(0x03, (maskhi))
+#define TT_REPLAY(start, len, exec, load) \
+    TT_OP(0x04, (start) << 14 | (len) << 4 | (exec) << 1 | (load))
+#define TT_MVMUL        TT_OP(0x26, 0)
+/* GPR half (2n: low, 2n + 1: high half of GPR n) = v16 */
+#define TT_SETDMAREG16(half, v) \
+    TT_OP(0x45, ((v) >> 14) << 22 | ((v) & 0x3fff) << 8 | (half))
+/* GPR res = GPR a + imm6 */
+#define TT_ADDDMAREG_IMM(res, imm, a) \
+    TT_OP(0x58, 1u << 23 | (res) << 12 | (imm) << 6 | (a))
+#define TT_ATGETM(m)    TT_OP(0xa0, (m))
+#define TT_ATRELM(m)    TT_OP(0xa1, (m))
+#define TT_SEMINIT(max, init, sel) \
+    TT_OP(0xa3, (max) << 20 | (init) << 16 | (sel) << 2)
+#define TT_SEMPOST(sel) TT_OP(0xa4, (sel) << 2)
+#define TT_SEMGET(sel)  TT_OP(0xa5, (sel) << 2)
+/* stall every unit until no selected semaphore is zero */
+#define TT_SEMWAIT_NZ(sel)  TT_OP(0xa6, 0x1ffu << 15 | (sel) << 2 | 1)
+#define TT_WRCFG(gpr, wide, cfg) TT_OP(0xb0, (gpr) << 16 | (wide) << 15 | (cfg))
+#define TT_RDCFG(gpr, cfg)  TT_OP(0xb1, (gpr) << 16 | (cfg))
+#define TT_SETC16(reg, v)   TT_OP(0xb2, (reg) << 16 | (v))
+#define TT_RMWCIB(n, mask, data, cfg) \
+    TT_OP(0xb3 + (n), (mask) << 16 | (data) << 8 | (cfg))
+
+/* .ttinsn: the word rotated left by two, inline in the code */
+#define TT_ROL2(w)      ((uint32_t)(((w) << 2) | ((w) >> 30)))
+#define TT_INLINE(w)    __asm__ volatile(".word %0" : : "i"(TT_ROL2(w)) \
+                                         : "memory")
+
+#define TT_PUSH(t)          (0xffe40000u + 0x10000u * (t))
+#define TT_GPR(t, n)        (0xffe00000u + 0x100u * (t) + 4u * (n))
+#define TT_MY_GPR(n)        (0xffe00000u + 4u * (n))
+#define TT_SEM(n)           (0xffe80020u + 4u * (n))
+#define TT_CFG(w)           (0xffef0000u + 4u * (w))
+#define TT_THREAD_CFG(t, r) (0xffef0a80u + 4u * ((t) * 68 + (r)))
+#define TT_MOP_CFG_REG(k)   (0xffb80000u + 4u * (k))
+
+#endif

@@ -238,6 +238,12 @@ static bool tt_execute(TTTensix *t, int thread, uint32_t w)
             (tt_adddmareg_op_b_is_const(w) ? tt_adddmareg_op_b_reg_index(w)
              : th->gpr[tt_adddmareg_op_b_reg_index(w)]);
         break;
+    case TT_OP_MULDMAREG:       /* low 16 bits times low 16 bits */
+        th->gpr[tt_muldmareg_result_reg_index(w)] =
+            (th->gpr[tt_muldmareg_op_a_reg_index(w)] & 0xffff) *
+            ((tt_muldmareg_op_b_is_const(w) ? tt_muldmareg_op_b_reg_index(w)
+              : th->gpr[tt_muldmareg_op_b_reg_index(w)]) & 0xffff);
+        break;
     case TT_OP_SETC16:
     case TT_OP_WRCFG:
     case TT_OP_RDCFG:

@@ -19,6 +19,7 @@ enum {      /* flags */
 enum {      /* results */
     R_GPR5, R_CFG10, R_GPR6, R_TCFG3, R_RMW, R_GPR7, R_BLOCKED11,
     R_GPR11, R_BLOCKED14, R_GPR14, R_STALLED_AT, R_GPR8, R_GPR9, R_GPR10,
+    R_GPR15,
     R_NUM
 };
 
@@ -47,6 +48,9 @@ static void trisc0(void)
     /* the same instruction path by MMIO store */
     REG32(TT_PUSH(0)) = TT_SETDMAREG16(14, 0x7777);
     REG32(RESULT(R_GPR7)) = REG32(TT_MY_GPR(7));
+    /* GPR15 = 0x1234 * 0x1234 (the low halves of GPR5 and of GPR5) */
+    TT_INLINE(TT_MULDMAREG(15, 5, 5));
+    REG32(RESULT(R_GPR15)) = REG32(TT_MY_GPR(15));
     /* an instruction not executed yet: decoded, skipped, no harm */
     TT_INLINE(TT_MVMUL);
 
@@ -170,6 +174,8 @@ static void brisc(void)
        "of byte 1");
     ok(REG32(RESULT(R_GPR7)) == 0x7777, "an MMIO push runs like an inline "
        "one");
+    ok(REG32(RESULT(R_GPR15)) == 0x14b5a90u, "MULDMAREG multiplies the low "
+       "halves: 0x1234 * 0x1234");
     ok(REG32(TT_GPR(0, 8)) == 8 + 2 * 16, "MOP template 0: 8 A0s and 2 "
        "skips from the mask");
     ok(REG32(TT_GPR(0, 9)) == (1 + 2 + 2 + 7) + (1 + 2 + 2 + 5),

@@ -22,6 +22,9 @@
 /* GPR res = GPR a + imm6 */
 #define TT_ADDDMAREG_IMM(res, imm, a) \
     TT_OP(0x58, 1u << 23 | (res) << 12 | (imm) << 6 | (a))
+/* GPR res = low16(GPR a) * low16(GPR b) */
+#define TT_MULDMAREG(res, b, a) \
+    TT_OP(0x5a, (res) << 12 | (b) << 6 | (a))
 #define TT_ATGETM(m)    TT_OP(0xa0, (m))
 #define TT_ATRELM(m)    TT_OP(0xa1, (m))
 #define TT_SEMINIT(max, init, sel) \

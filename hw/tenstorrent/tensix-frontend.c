@@ -810,6 +810,7 @@ static void tt_tensix_class_init(ObjectClass *klass, const void *data)
     ResettableClass *rc = RESETTABLE_CLASS(klass);
 
     dc->desc = "Tenstorrent Blackhole Tensix coprocessor front end";
+    riscv_tt_disas = tt_tensix_disas;   /* -d in_asm names Tensix words */
     dc->realize = tt_tensix_realize;
     dc->vmsd = &vmstate_tt_tensix;
     dc->user_creatable = false;

@@ -8,6 +8,7 @@ field's value, extracted here independently from the data file.  TAP output.
 """
 import os
 import random
+import subprocess
 import sys
 
 import yaml
@@ -47,6 +48,18 @@ def main():
     print("%sok %d - an opcode outside the table shows as .ttinsn" %
           ("" if unknown == [".ttinsn", "0xff123456"] else "not ", n))
     q.close()
+    # -d in_asm names the inline words of TRISC code
+    log = subprocess.run(
+        [os.path.join(build, "qemu", "qemu-system-riscv32"), "-M",
+         "blackhole,firmware=%s/firmware/tensix-test.elf,harvested-tensix-"
+         "cols=2:3:4:5:6:7:10:11:12:13:14:15:16" % build,
+         "-semihosting-config", "enable=on,target=native", "-display",
+         "none", "-monitor", "none", "-serial", "none", "-d", "in_asm"],
+        capture_output=True, text=True, timeout=300).stderr
+    n += 1
+    print("%sok %d - -d in_asm shows inline Tensix words by name" % (
+        "" if "ttinsn SETDMAREG payload_sig_sel_size=0,payload_sig_sel="
+        "4660" in log else "not ", n))
     print("1..%d" % n)
 
 

@@ -71,8 +71,6 @@ typedef struct TTTensixThread {
 
     uint32_t gpr[TT_TENSIX_GPRS];
     uint16_t thread_cfg[TT_TENSIX_THREAD_CFG];
-    uint32_t rwc[4];            /* a, b, d, cr */
-    uint32_t adc[3][2][4];      /* unpacker 0/1, packer; channel; x y z w */
 
     uint64_t executed;
 } TTTensixThread;

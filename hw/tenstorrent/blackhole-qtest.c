@@ -14,7 +14,9 @@
  *   tt disas WORD                   -> OK NAME field=value,...
  *
  * X, Y are physical NOC0 coordinates; ROLE is brisc, ncrisc, trisc0-2, or
- * "-" for the node's NOC view.  Errors answer "FAIL reason".
+ * "-" for the node's NOC view.  "bar N -" in place of "X Y ROLE" reaches
+ * BAR N (0, 2, 4) of the PCIe endpoint as the host does.  Errors answer
+ * "FAIL reason".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -36,6 +38,18 @@ static const char *tt_qtest_target(TTBlackholeSoC *s, gchar **w,
     TTTensixTile *t;
     const TTNocNode *n;
 
+    if (w[0] && w[1] && w[2] && !strcmp(w[0], "bar")) {
+        int bar = qemu_strtou64(w[1], NULL, 0, &x) ? -1
+                  : tt_pcie_bar_index(x > 4 ? -1 : x);
+
+        if (bar < 0 || strcmp(w[2], "-")) {
+            return "expected bar 0|2|4 -";
+        }
+        *as = &s->pcie.bar_as[bar];
+        *cpu = NULL;
+        *spin = NULL;
+        return NULL;
+    }
     if (!w[0] || !w[1] || !w[2] || qemu_strtou64(w[0], NULL, 0, &x) ||
         qemu_strtou64(w[1], NULL, 0, &y) || x >= 64 || y >= 64) {
         return "expected X Y ROLE";

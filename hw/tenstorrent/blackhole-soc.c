@@ -1,6 +1,6 @@
 /*
  * Tenstorrent Blackhole chip: the Tensix tiles of the grid, the five per-role
- * CPU clusters, the GDDR banks and the ARC tile.
+ * CPU clusters, the GDDR banks, the ARC tile and the PCIe endpoint.
  *
  * CPUs: one cluster per core role (brisc, ncrisc, trisc0-2), because the
  * roles decode differently and each cluster is one gdb inferior.  Each
@@ -150,6 +150,7 @@ static void blackhole_soc_connect_noc(TTBlackholeSoC *s)
         }
     }
     tt_noc_add_node(&s->noc, TT_ARC_X, TT_ARC_Y, &s->arc.as, NULL, NULL, NULL);
+    tt_pcie_connect(&s->pcie, &s->noc);
 }
 
 static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
@@ -174,8 +175,10 @@ static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
     if (!blackhole_soc_realize_cpus(s, errp)) {
         return;
     }
+    qdev_prop_set_uint8(DEVICE(&s->pcie), "x", s->grid.pcie_x);
     if (blackhole_soc_create_dram(s, errp) &&
-        blackhole_soc_create_arc(s, errp)) {
+        blackhole_soc_create_arc(s, errp) &&
+        sysbus_realize(SYS_BUS_DEVICE(&s->pcie), errp)) {
         blackhole_soc_connect_noc(s);
     }
 }
@@ -203,6 +206,7 @@ static void blackhole_soc_init(Object *obj)
     }
     object_initialize_child(obj, "noc", &s->noc, TYPE_TT_NOC);
     object_initialize_child(obj, "arc", &s->arc, TYPE_TT_ARC);
+    object_initialize_child(obj, "pcie", &s->pcie, TYPE_TT_PCIE);
 }
 
 static const Property blackhole_soc_props[] = {

@@ -48,6 +48,17 @@ void tt_niu_connect(TTNiu *s, TTNoc *noc, AddressSpace *local)
     s->local = local;
 }
 
+uint32_t tt_niu_node_id(int noc, int x, int y)
+{
+    /* NOC1 numbers the grid from the opposite corner (noc-and-niu 8.2) */
+    uint32_t id = FIELD_DP32(0, NOC_NODE_ID, X, noc ? TT_GRID_W - 1 - x : x);
+
+    id = FIELD_DP32(id, NOC_NODE_ID, Y, noc ? TT_GRID_H - 1 - y : y);
+    id = FIELD_DP32(id, NOC_NODE_ID, WIDTH, TT_GRID_W);
+    id = FIELD_DP32(id, NOC_NODE_ID, HEIGHT, TT_GRID_H);
+    return FIELD_DP32(id, NOC_NODE_ID, X_FIRST, noc == 0);
+}
+
 /* One command buffer's registers, as latched at NOC_CMD_CTRL time */
 typedef struct TTNiuCmd {
     TTNiu *niu;
@@ -96,14 +107,8 @@ static void tt_niu_wake(const TTNocNode *n)
 static MemTxResult tt_niu_rw(TTNoc *noc, const TTNocNode *n, uint64_t addr,
                              void *buf, uint32_t len, bool write)
 {
-    AddressSpace *as = tt_noc_target_as(noc, n, addr);
-    MemTxResult r;
+    MemTxResult r = tt_noc_node_rw(n, addr, buf, len, write);
 
-    if (!as) {
-        return MEMTX_DECODE_ERROR;
-    }
-    addr &= ~(1ull << 60);
-    r = address_space_rw(as, addr, MEMTXATTRS_UNSPECIFIED, buf, len, write);
     if (write) {
         tt_niu_wake(n);
     }
@@ -655,6 +660,57 @@ static void tt_niu_issue(TTNiu *s, int buf)
         tt_niu_do_write(&c, self);
     }
     trace_tt_niu_cmd_done(s->x, s->y, s->noc, buf);
+}
+
+/*
+ * A host access through a PCIe TLB window, issued by this NIU (the PCIe
+ * tile's).  Only writes multicast; a read from no node returns all-ones,
+ * as the host sees an unanswered read.
+ */
+void tt_niu_host_rw(TTNiu *s, uint32_t rect, bool mcast, uint64_t addr,
+                    void *buf, uint32_t len, bool write)
+{
+    TTNiuCmd c = { .niu = s, .buf = -1 };
+    const TTNocNode *dst[TT_MAX_TILES];
+    int n;
+
+    QEMU_LOCK_GUARD(&s->lock);
+    tt_niu_count(s, TT_MST_CMD_ACCEPTED, 1);
+    if (mcast && write) {
+        n = tt_niu_mcast_nodes(&c, rect, dst);
+    } else {
+        dst[0] = tt_niu_node(&c, rect);
+        n = dst[0] != NULL;
+    }
+    if (!n) {
+        if (!write) {
+            memset(buf, 0xff, len);
+        }
+        return;
+    }
+    if (!mcast) {
+        uint32_t l = tt_niu_mmio_len(&c, dst[0], &addr, len);
+
+        if (l < len && !write) {
+            memset(buf, 0xff, len);
+        }
+        len = l;
+    }
+    for (int i = 0; i < n; i++) {
+        if (tt_niu_rw(s->fabric, dst[i], addr, buf, len, write)) {
+            tt_niu_cmd_error(&c, write ? "host write failed"
+                                       : "host read failed");
+            if (!write) {
+                memset(buf, 0xff, len);
+            }
+        }
+        if (dst[i]->niu[s->noc]) {
+            tt_niu_count(dst[i]->niu[s->noc], write
+                         ? TT_SLV_POSTED_WR_REQ_RECEIVED
+                         : TT_SLV_RD_REQ_RECEIVED, 1);
+        }
+    }
+    tt_niu_count(s, write ? TT_MST_POSTED_WR_REQ_SENT : TT_MST_RD_REQ_SENT, 1);
 }
 
 static uint64_t tt_niu_read(void *opaque, hwaddr addr, unsigned size)

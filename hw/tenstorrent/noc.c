@@ -21,7 +21,6 @@
 #include "qemu/osdep.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
-#include "hw/qdev-properties.h"
 #include "hw/tenstorrent/noc.h"
 
 void tt_noc_set_grid(TTNoc *noc, const TTGrid *grid)
@@ -38,6 +37,13 @@ void tt_noc_add_node(TTNoc *noc, int x, int y, AddressSpace *as,
     n->l1 = l1;
     n->niu[0] = niu0;
     n->niu[1] = niu1;
+}
+
+void tt_noc_set_node_rw(TTNoc *noc, int x, int y, TTNocNodeRw rw,
+                        void *opaque)
+{
+    noc->node[x][y].rw = rw;
+    noc->node[x][y].rw_opaque = opaque;
 }
 
 const TTNocNode *tt_noc_node(TTNoc *noc, int x, int y)
@@ -117,15 +123,14 @@ bool tt_noc_resolve(TTNoc *noc, int noc_id, bool translate, int x, int y,
     return *px >= 0 && *py >= 0 && *px < TT_GRID_W && *py < TT_GRID_H;
 }
 
-/* NOC address bit 60 selects the host window at the PCIe endpoint */
-#define TT_NOC_ADDR_PCIE    (1ull << 60)
-
-AddressSpace *tt_noc_target_as(TTNoc *noc, const TTNocNode *n, uint64_t addr)
+MemTxResult tt_noc_node_rw(const TTNocNode *n, uint64_t addr, void *buf,
+                           uint32_t len, bool write)
 {
-    if (addr & TT_NOC_ADDR_PCIE) {
-        return n->as == &noc->sysmem_as ? &noc->sysmem_as : NULL;
+    if (n->rw) {
+        return n->rw(n->rw_opaque, addr, buf, len, write);
     }
-    return n->as;
+    return address_space_rw(n->as, addr, MEMTXATTRS_UNSPECIFIED, buf, len,
+                             write);
 }
 
 static void tt_noc_realize(DeviceState *dev, Error **errp)
@@ -134,19 +139,8 @@ static void tt_noc_realize(DeviceState *dev, Error **errp)
 
     if (!noc->grid) {
         error_setg(errp, "tt-noc: no grid");
-        return;
     }
-    if (!memory_region_init_ram(&noc->sysmem, OBJECT(noc), "tt-sysmem",
-                                noc->sysmem_size, errp)) {
-        return;
-    }
-    address_space_init(&noc->sysmem_as, &noc->sysmem, "tt-sysmem");
-    noc->node[noc->grid->pcie_x][0].as = &noc->sysmem_as;
 }
-
-static const Property tt_noc_props[] = {
-    DEFINE_PROP_UINT64("sysmem-size", TTNoc, sysmem_size, 64 * MiB),
-};
 
 static void tt_noc_class_init(ObjectClass *klass, const void *data)
 {
@@ -155,7 +149,6 @@ static void tt_noc_class_init(ObjectClass *klass, const void *data)
     dc->desc = "Tenstorrent Blackhole NOC fabric";
     dc->realize = tt_noc_realize;
     dc->user_creatable = false;
-    device_class_set_props(dc, tt_noc_props);
 }
 
 static const TypeInfo tt_noc_types[] = {

@@ -167,19 +167,10 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
 
     for (int n = 0; n < TT_NUM_NOCS; n++) {
         DeviceState *d = DEVICE(&t->niu[n]);
-        /* NOC1 numbers the grid from the opposite corner (noc-and-niu 8.2) */
-        int x = n ? TT_GRID_W - 1 - t->x : t->x;
-        int y = n ? TT_GRID_H - 1 - t->y : t->y;
-        uint32_t node = FIELD_DP32(0, NOC_NODE_ID, X, x);
-
-        node = FIELD_DP32(node, NOC_NODE_ID, Y, y);
-        node = FIELD_DP32(node, NOC_NODE_ID, WIDTH, TT_GRID_W);
-        node = FIELD_DP32(node, NOC_NODE_ID, HEIGHT, TT_GRID_H);
-        node = FIELD_DP32(node, NOC_NODE_ID, X_FIRST, n == 0);
         qdev_prop_set_uint8(d, "noc", n);
         qdev_prop_set_uint8(d, "x", t->x);
         qdev_prop_set_uint8(d, "y", t->y);
-        qdev_prop_set_uint32(d, "node-id", node);
+        qdev_prop_set_uint32(d, "node-id", tt_niu_node_id(n, t->x, t->y));
         qdev_prop_set_uint32(d, "logical-id", TT_NOC_XY(t->vx, t->vy));
         qdev_prop_set_uint32(d, "endpoint-id",
                              (n << 24) | (TT_ENDPOINT_TENSIX << 8));

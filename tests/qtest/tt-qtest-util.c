@@ -34,11 +34,14 @@ static gchar **tt_ok(QTestState *qts, gchar **w, const char *cmd)
     return w;
 }
 
-uint32_t tt_readl(QTestState *qts, int x, int y, const char *role,
-                  uint64_t addr)
+/* "X Y ROLE" or "bar N -": what a tt command reaches */
+#define TT_TARGET(x, y, role) g_strdup_printf("%d %d %s", x, y, role)
+#define TT_BAR(bar) g_strdup_printf("bar %d -", bar)
+
+static uint32_t tt_readl_t(QTestState *qts, const char *t, uint64_t addr)
 {
-    g_autofree char *cmd = g_strdup_printf("tt readl %d %d %s 0x%" PRIx64,
-                                           x, y, role, addr);
+    g_autofree char *cmd = g_strdup_printf("tt readl %s 0x%" PRIx64, t,
+                                           addr);
     g_auto(GStrv) w = tt_ok(qts, qtest_raw_cmd(qts, "%s", cmd), cmd);
     uint64_t v;
 
@@ -47,28 +50,26 @@ uint32_t tt_readl(QTestState *qts, int x, int y, const char *role,
     return v;
 }
 
-bool tt_readl_fails(QTestState *qts, int x, int y, const char *role,
-                    uint64_t addr)
+static bool tt_readl_fails_t(QTestState *qts, const char *t, uint64_t addr)
 {
-    g_auto(GStrv) w = qtest_raw_cmd(qts, "tt readl %d %d %s 0x%" PRIx64, x,
-                                    y, role, addr);
+    g_auto(GStrv) w = qtest_raw_cmd(qts, "tt readl %s 0x%" PRIx64, t, addr);
 
     return w[0] && !strcmp(w[0], "FAIL");
 }
 
-void tt_writel(QTestState *qts, int x, int y, const char *role,
-               uint64_t addr, uint32_t val)
+static void tt_writel_t(QTestState *qts, const char *t, uint64_t addr,
+                        uint32_t val)
 {
-    g_autofree char *cmd = g_strdup_printf("tt writel %d %d %s 0x%" PRIx64
-                                           " 0x%x", x, y, role, addr, val);
+    g_autofree char *cmd = g_strdup_printf("tt writel %s 0x%" PRIx64 " 0x%x",
+                                           t, addr, val);
     g_auto(GStrv) w = tt_ok(qts, qtest_raw_cmd(qts, "%s", cmd), cmd);
 }
 
-void tt_read(QTestState *qts, int x, int y, const char *role, uint64_t addr,
-             void *buf, size_t len)
+static void tt_read_t(QTestState *qts, const char *t, uint64_t addr,
+                      void *buf, size_t len)
 {
-    g_autofree char *cmd = g_strdup_printf("tt read %d %d %s 0x%" PRIx64
-                                           " %zu", x, y, role, addr, len);
+    g_autofree char *cmd = g_strdup_printf("tt read %s 0x%" PRIx64 " %zu", t,
+                                           addr, len);
     g_auto(GStrv) w = tt_ok(qts, qtest_raw_cmd(qts, "%s", cmd), cmd);
     uint8_t *p = buf;
 
@@ -82,21 +83,97 @@ void tt_read(QTestState *qts, int x, int y, const char *role, uint64_t addr,
     }
 }
 
-void tt_write(QTestState *qts, int x, int y, const char *role, uint64_t addr,
-              const void *buf, size_t len)
+static void tt_write_t(QTestState *qts, const char *t, uint64_t addr,
+                       const void *buf, size_t len)
 {
     GString *cmd = g_string_new("");
     const uint8_t *p = buf;
     gchar **w;
 
-    g_string_printf(cmd, "tt write %d %d %s 0x%" PRIx64 " %zu 0x", x, y, role,
-                    addr, len);
+    g_string_printf(cmd, "tt write %s 0x%" PRIx64 " %zu 0x", t, addr, len);
     for (size_t i = 0; i < len; i++) {
         g_string_append_printf(cmd, "%02x", p[i]);
     }
     w = tt_ok(qts, qtest_raw_cmd(qts, "%s", cmd->str), cmd->str);
     g_strfreev(w);
     g_string_free(cmd, true);
+}
+
+uint32_t tt_readl(QTestState *qts, int x, int y, const char *role,
+                  uint64_t addr)
+{
+    g_autofree char *t = TT_TARGET(x, y, role);
+
+    return tt_readl_t(qts, t, addr);
+}
+
+bool tt_readl_fails(QTestState *qts, int x, int y, const char *role,
+                    uint64_t addr)
+{
+    g_autofree char *t = TT_TARGET(x, y, role);
+
+    return tt_readl_fails_t(qts, t, addr);
+}
+
+void tt_writel(QTestState *qts, int x, int y, const char *role,
+               uint64_t addr, uint32_t val)
+{
+    g_autofree char *t = TT_TARGET(x, y, role);
+
+    tt_writel_t(qts, t, addr, val);
+}
+
+void tt_read(QTestState *qts, int x, int y, const char *role, uint64_t addr,
+             void *buf, size_t len)
+{
+    g_autofree char *t = TT_TARGET(x, y, role);
+
+    tt_read_t(qts, t, addr, buf, len);
+}
+
+void tt_write(QTestState *qts, int x, int y, const char *role, uint64_t addr,
+              const void *buf, size_t len)
+{
+    g_autofree char *t = TT_TARGET(x, y, role);
+
+    tt_write_t(qts, t, addr, buf, len);
+}
+
+uint32_t tt_bar_readl(QTestState *qts, int bar, uint64_t off)
+{
+    g_autofree char *t = TT_BAR(bar);
+
+    return tt_readl_t(qts, t, off);
+}
+
+bool tt_bar_readl_fails(QTestState *qts, int bar, uint64_t off)
+{
+    g_autofree char *t = TT_BAR(bar);
+
+    return tt_readl_fails_t(qts, t, off);
+}
+
+void tt_bar_writel(QTestState *qts, int bar, uint64_t off, uint32_t val)
+{
+    g_autofree char *t = TT_BAR(bar);
+
+    tt_writel_t(qts, t, off, val);
+}
+
+void tt_bar_read(QTestState *qts, int bar, uint64_t off, void *buf,
+                 size_t len)
+{
+    g_autofree char *t = TT_BAR(bar);
+
+    tt_read_t(qts, t, off, buf, len);
+}
+
+void tt_bar_write(QTestState *qts, int bar, uint64_t off, const void *buf,
+                  size_t len)
+{
+    g_autofree char *t = TT_BAR(bar);
+
+    tt_write_t(qts, t, off, buf, len);
 }
 
 bool tt_cpu(QTestState *qts, int x, int y, const char *role, int *index,

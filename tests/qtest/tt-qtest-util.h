@@ -35,6 +35,15 @@ bool tt_cpu(QTestState *qts, int x, int y, const char *role, int *index,
 bool tt_readl_fails(QTestState *qts, int x, int y, const char *role,
                     uint64_t addr);
 
+/* The same through BAR @bar (0, 2, 4) of the PCIe endpoint, as the host */
+uint32_t tt_bar_readl(QTestState *qts, int bar, uint64_t off);
+bool tt_bar_readl_fails(QTestState *qts, int bar, uint64_t off);
+void tt_bar_writel(QTestState *qts, int bar, uint64_t off, uint32_t val);
+void tt_bar_read(QTestState *qts, int bar, uint64_t off, void *buf,
+                 size_t len);
+void tt_bar_write(QTestState *qts, int bar, uint64_t off, const void *buf,
+                  size_t len);
+
 /*
  * Run QEMU with @args (no qtest), return its exit status and stderr in
  * @err (caller frees).

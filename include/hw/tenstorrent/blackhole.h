@@ -14,6 +14,7 @@
 #include "hw/tenstorrent/grid.h"
 #include "hw/tenstorrent/dram.h"
 #include "hw/tenstorrent/noc.h"
+#include "hw/tenstorrent/pcie.h"
 #include "hw/tenstorrent/tensix-tile.h"
 #include "qom/object.h"
 
@@ -29,6 +30,7 @@ struct TTBlackholeSoC {
     TTTensixTile tile[TT_MAX_TILES];
     TTDramBank dram[TT_DRAM_BANKS];
     TTArc arc;
+    TTPcie pcie;
 
     /* properties */
     uint32_t board;

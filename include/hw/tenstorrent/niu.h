@@ -140,6 +140,14 @@ struct TTNiu {
 };
 
 void tt_niu_connect(TTNiu *s, TTNoc *noc, AddressSpace *local);
+/* NOC_NODE_ID of the NIU of NOC @noc at physical NOC0 (x, y) */
+uint32_t tt_niu_node_id(int noc, int x, int y);
+/*
+ * A host access through a PCIe TLB window, issued by the PCIe tile's NIU:
+ * @rect packs x_end, y_end, x_start, y_start like NOC_RET_ADDR_HI.
+ */
+void tt_niu_host_rw(TTNiu *s, uint32_t rect, bool mcast, uint64_t addr,
+                    void *buf, uint32_t len, bool write);
 /* Slave-side counter update by a transaction that reached this NIU's tile */
 void tt_niu_count(TTNiu *s, int counter, uint32_t n);
 

@@ -26,11 +26,17 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTNoc, TT_NOC)
 
 typedef struct TTNiu TTNiu;
 
+/* A node that serves transactions itself (the PCIe tile), any length */
+typedef MemTxResult (*TTNocNodeRw)(void *opaque, uint64_t addr, void *buf,
+                                   uint32_t len, bool write);
+
 /* What a transaction reaches at one physical coordinate */
 typedef struct TTNocNode {
     AddressSpace *as;           /* NULL: no node */
     MemoryRegion *l1;           /* Tensix L1 RAM, for atomics */
-    TTNiu *niu[TT_NUM_NOCS];    /* Tensix tiles: the slave-side counters */
+    TTNiu *niu[TT_NUM_NOCS];    /* the slave-side counters */
+    TTNocNodeRw rw;             /* if set, used instead of @as */
+    void *rw_opaque;
 } TTNocNode;
 
 struct TTNoc {
@@ -38,16 +44,13 @@ struct TTNoc {
 
     const TTGrid *grid;
     TTNocNode node[TT_GRID_W][TT_GRID_H];
-    /* host memory behind the PCIe endpoint until the host interface exists */
-    MemoryRegion sysmem;
-    AddressSpace sysmem_as;
-
-    uint64_t sysmem_size;
 };
 
 void tt_noc_set_grid(TTNoc *noc, const TTGrid *grid);
 void tt_noc_add_node(TTNoc *noc, int x, int y, AddressSpace *as,
                      MemoryRegion *l1, TTNiu *niu0, TTNiu *niu1);
+void tt_noc_set_node_rw(TTNoc *noc, int x, int y, TTNocNodeRw rw,
+                        void *opaque);
 
 /*
  * Physical NOC0 coordinates of (x, y) as given to NOC @noc: translated
@@ -60,7 +63,8 @@ bool tt_noc_resolve(TTNoc *noc, int noc_id, bool translate, int x, int y,
 /* Node at physical (x, y), or NULL */
 const TTNocNode *tt_noc_node(TTNoc *noc, int x, int y);
 
-/* Address space for @addr at the node: bit 60 selects the PCIe window */
-AddressSpace *tt_noc_target_as(TTNoc *noc, const TTNocNode *n, uint64_t addr);
+/* A transaction of @len bytes at @addr of node @n */
+MemTxResult tt_noc_node_rw(const TTNocNode *n, uint64_t addr, void *buf,
+                           uint32_t len, bool write);
 
 #endif

@@ -1,0 +1,125 @@
+/*
+ * Tenstorrent Blackhole PCIe endpoint: the three BARs the host sees and the
+ * PCIe tile's side of the NOC (host-pcie-and-arc.md sections 2-7).
+ *
+ * BAR0 (512 MiB): 202 TLB windows of 2 MiB, their configuration registers
+ * at 0x1FC00000, the PCIe tile's NIUs at 0x1FD04000/0x1FD14000 and, on
+ * PCIe 1 (P100A), the ARC APB window at 0x1FF00000.  BAR2 (1 MiB): the
+ * controller's DBI with the outbound iATU at 0x1000.  BAR4 (32 GiB): eight
+ * 4 GiB TLB windows.  A window access becomes a NOC transaction issued by
+ * the PCIe tile's NIU on the window's NOC; NOC transactions that reach the
+ * PCIe tile go to host memory (directly or through the iATU), to the DBI or
+ * to the NIU registers.
+ *
+ * Host memory is whatever the transport registered (vfio-user DMA regions);
+ * with none, a RAM block of the device ("host-mem-size") stands in for it,
+ * so device-to-host traffic stays testable without a host.
+ *
+ * Threads: BAR accesses come from the transport under the BQL; NOC
+ * transactions to the PCIe tile come from any core's thread.  The TLB and
+ * iATU registers are read and written with atomics; @dma_lock serialises
+ * the transport's DMA callback.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_TENSTORRENT_PCIE_H
+#define HW_TENSTORRENT_PCIE_H
+
+#include "qemu/units.h"
+#include "qemu/thread.h"
+#include "hw/sysbus.h"
+#include "system/memory.h"
+#include "hw/tenstorrent/grid.h"
+#include "hw/tenstorrent/niu.h"
+#include "qom/object.h"
+
+#define TYPE_TT_PCIE "tt-pcie"
+OBJECT_DECLARE_SIMPLE_TYPE(TTPcie, TT_PCIE)
+
+/* PCI identity (host-pcie-and-arc.md 1) */
+#define TT_PCI_VENDOR_ID        0x1e52
+#define TT_PCI_DEVICE_ID        0xb140
+#define TT_PCI_CLASS            0x120000    /* processing accelerator */
+
+/* BARs (section 2) */
+#define TT_PCIE_BAR0_SIZE       (512 * MiB)
+#define TT_PCIE_BAR2_SIZE       (1 * MiB)
+#define TT_PCIE_BAR4_SIZE       (32 * GiB)
+#define TT_PCIE_NUM_BARS        3           /* BAR0, BAR2, BAR4 */
+
+/* TLB windows (section 7) */
+#define TT_TLB_2M_COUNT         202
+#define TT_TLB_4G_COUNT         8
+#define TT_TLB_COUNT            (TT_TLB_2M_COUNT + TT_TLB_4G_COUNT)
+#define TT_TLB_STRIDED_COUNT    32
+#define TT_TLB_2M_SHIFT         21
+#define TT_TLB_4G_SHIFT         32
+#define TT_TLB_CFG_BASE         0x1fc00000u
+#define TT_TLB_STRIDED_BASE     (TT_TLB_CFG_BASE + TT_TLB_COUNT * 12)
+#define TT_TLB_CFG_SIZE         0x1000u
+#define TT_NOC2AXI_BASE         0x1fd00000u
+#define TT_NOC2AXI_NIU(n)       (TT_NOC2AXI_BASE + 0x4000u + (n) * 0x10000u)
+#define TT_NOC2AXI_NIU_SIZE     0x2000u
+#define TT_PCIE_ARC_APB_BASE    0x1ff00000u     /* PCIe 1 only */
+#define TT_PCIE_ARC_APB_NOC     0x80000000u
+
+/* Outbound iATU in BAR2 (section 6.2) */
+#define TT_IATU_REGIONS         16
+#define TT_IATU_BASE            0x1000u
+#define TT_IATU_STRIDE          0x200u
+#define TT_IATU_REGS            9
+
+/* NOC addresses at the PCIe tile: bits [63:58] select a window (6.1) */
+#define TT_PCIE_WIN_SHIFT       58
+#define TT_PCIE_WIN_MASK        ((1ull << TT_PCIE_WIN_SHIFT) - 1)
+#define TT_PCIE_NIU_NOC_ADDR    0xffffffffff000000ull
+
+/* Host memory access by the transport: device-to-host DMA */
+typedef MemTxResult (*TTPcieDmaFn)(void *opaque, uint64_t addr, void *buf,
+                                   uint64_t len, bool write);
+
+struct TTPcie {
+    SysBusDevice parent_obj;
+
+    MemoryRegion bar[TT_PCIE_NUM_BARS];     /* containers */
+    AddressSpace bar_as[TT_PCIE_NUM_BARS];
+    MemoryRegion bar0_bg, bar0_win, bar0_tlb, bar0_niu[TT_NUM_NOCS];
+    MemoryRegion bar0_arc, bar2_dbi, bar4_win;
+    MemoryRegion noc_side;                  /* what the NOC reaches here */
+    AddressSpace noc_as;
+    MemoryRegion host_mem;                  /* host memory stand-in */
+    AddressSpace host_mem_as;
+    TTNiu niu[TT_NUM_NOCS];
+    TTNoc *noc;
+
+    QemuMutex dma_lock;
+    TTPcieDmaFn dma_fn;
+    void *dma_opaque;
+
+    uint32_t tlb[TT_TLB_COUNT][3];
+    uint32_t strided[TT_TLB_STRIDED_COUNT];
+    uint32_t *dbi;                          /* BAR2, TT_PCIE_BAR2_SIZE */
+
+    /* properties */
+    uint8_t x;                              /* physical x: 2 or 11 */
+    uint64_t host_mem_size;
+};
+
+void tt_pcie_connect(TTPcie *s, TTNoc *noc);
+
+/*
+ * A host access of @len bytes at @offset of BAR @bar (0, 2 or 4): the
+ * transport's entry point.  Bulk accesses inside TLB windows are done as
+ * one NOC transaction per window.
+ */
+MemTxResult tt_pcie_bar_rw(TTPcie *s, int bar, uint64_t offset, void *buf,
+                           uint64_t len, bool write);
+
+/* Route device-to-host traffic to the transport (NULL: back to host-mem) */
+void tt_pcie_set_dma(TTPcie *s, TTPcieDmaFn fn, void *opaque);
+
+/* Index (0, 1, 2) of BAR number 0, 2 or 4, or -1 */
+int tt_pcie_bar_index(int bar);
+
+#endif

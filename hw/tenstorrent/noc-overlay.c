@@ -98,6 +98,9 @@ static void tt_overlay_write(void *opaque, hwaddr addr, uint64_t val,
     default:
         qatomic_set(reg, val);
     }
+    if (s->notify) {
+        s->notify(s->notify_opaque);
+    }
     if (s->spin) {
         tt_spin_wake(s->spin);
     }

@@ -33,6 +33,7 @@
 #include "target/riscv/cpu.h"
 #include "hw/tenstorrent/tensix-frontend.h"
 #include "hw/tenstorrent/spin-park.h"
+#include "hw/tenstorrent/noc-overlay.h"
 #include "tt-tensix-isa.h"      /* generated from data/tensix-isa.yaml */
 #include "trace.h"
 
@@ -121,18 +122,52 @@ static void tt_cfg_write(TTTensix *t, int state, uint32_t reg, uint32_t val)
     }
 }
 
-static void tt_setdmareg(TTTensixThread *th, uint32_t w)
-{
-    uint32_t half = tt_setdmareg_reg_index16b(w);
-    uint32_t val = tt_setdmareg_payload_sig_sel_size(w) << 14 |
-                   tt_setdmareg_payload_sig_sel(w);
+/*
+ * CFGSHIFTMASK (CFGSHIFTMASK.md): combine a masked, rotated scratch word
+ * (config words 209-211; selector 3 is the thread's own) into a config
+ * word of the thread's state.
+ */
+#define TT_CFG_SCRATCH  209
 
-    if (tt_setdmareg_set_signals_mode(w)) {
-        qemu_log_mask(LOG_UNIMP, "tensix: SETDMAREG signals mode\n");
+static void tt_cfgshiftmask(TTTensix *t, int thread, uint32_t w)
+{
+    int state = t->th[thread].thread_cfg[0] & 1, rot;
+    uint32_t sel = tt_cfgshiftmask_scratch_sel(w), reg, sc, mask, cfg, op;
+
+    reg = tt_cfgshiftmask_cfg_reg(w);
+    if (reg >= TT_TENSIX_CFG_WORDS) {
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d tensix: CFGSHIFTMASK config "
+                      "word %u out of range\n", t->tile_x, t->tile_y, reg);
         return;
     }
-    th->gpr[half / 2] = deposit32(th->gpr[half / 2], 16 * (half & 1), 16,
-                                  val);
+    rot = tt_cfgshiftmask_right_cshift_amt(w);
+    mask = tt_cfgshiftmask_mask_width(w) == 31 ? UINT32_MAX
+           : (2u << tt_cfgshiftmask_mask_width(w)) - 1;
+    sc = ror32(t->cfg[state][TT_CFG_SCRATCH + (sel < 3 ? sel : thread)] &
+               mask, rot);
+    cfg = t->cfg[state][reg];
+    if (!tt_cfgshiftmask_disable_mask_on_old_val(w)) {
+        cfg &= ~ror32(mask, rot);
+    }
+    /* modes 4-6 use the complement of the masked, rotated scratch */
+    op = tt_cfgshiftmask_operation(w);
+    if (op >= 4 && op <= 6) {
+        sc = ~sc;
+    }
+    switch (op & 3) {
+    case 0:
+        cfg |= sc;
+        break;
+    case 1:
+        cfg &= sc;
+        break;
+    case 2:
+        cfg ^= sc;
+        break;
+    default:
+        cfg = op == 3 ? cfg + sc : cfg - sc;
+    }
+    tt_cfg_write(t, state, reg, cfg);
 }
 
 static void tt_exec_cfg(TTTensix *t, int thread, uint32_t w)
@@ -165,6 +200,9 @@ static void tt_exec_cfg(TTTensix *t, int thread, uint32_t w)
             th->gpr[tt_rdcfg_gpr_address(w) % TT_TENSIX_GPRS] = *word;
         }
         break;
+    case TT_OP_CFGSHIFTMASK:
+        tt_cfgshiftmask(t, thread, w);
+        break;
     default:                    /* RMWCIB0..3: byte lane = opcode - RMWCIB0 */
         word = tt_cfg_word(t, thread, tt_rmwcib0_cfg_reg_addr(w));
         if (word) {
@@ -178,6 +216,99 @@ static void tt_exec_cfg(TTTensix *t, int thread, uint32_t w)
     }
 }
 
+/* ------------------------------------------------------- the wait gate -- */
+
+/* ThreadConfig words of STREAMWAIT (tensix_regs.json thread_cfg) */
+#define TT_TC_STREAMWAIT_PHASE_HI   57
+#define TT_TC_STREAMWAIT_MSGS_HI    58
+#define TT_TC_STREAM_ID_SYNC        59
+/* Stream registers STREAMWAIT compares (noc_overlay_parameters.h) */
+#define TT_STREAM_CURR_PHASE        29
+#define TT_STREAM_NUM_MSGS_RECEIVED 259
+
+/* True while the latched wait's condition keeps the gate closed */
+static bool tt_latch_holds(TTTensix *t, TTTensixLatch *l)
+{
+    uint32_t v;
+
+    switch (l->op) {
+    case TT_OP_SEMWAIT:
+        return tt_sem_holds(t, l->sems, l->cond);
+    case TT_OP_STREAMWAIT:
+        v = qatomic_read(&t->overlay->reg[l->stream][l->cond
+                         ? TT_STREAM_NUM_MSGS_RECEIVED : TT_STREAM_CURR_PHASE]);
+        return v < l->target;
+    default:
+        /*
+         * STALLWAIT: every unit finishes each instruction before the next
+         * one is considered, so the busy conditions (C0-C4, C9-C12) hold
+         * at once; C5-C8 (Src bank ownership) belong to the unpacker and
+         * matrix unit models, which do not exist yet: satisfied too.
+         */
+        return false;
+    }
+}
+
+/* Latch a wait instruction (STALLWAIT.md, SEMWAIT.md, STREAMWAIT.md) */
+static void tt_latch(TTTensix *t, int thread, uint32_t w)
+{
+    TTTensixThread *th = &t->th[thread];
+    TTTensixLatch *l = &th->latch;
+    uint32_t sel;
+
+    *l = (TTTensixLatch) { .op = w >> 24, .block = tt_stallwait_stall_res(w) };
+    switch (l->op) {
+    case TT_OP_STALLWAIT:
+        l->cond = tt_stallwait_wait_res(w) ?: 0xf;
+        break;
+    case TT_OP_SEMWAIT:
+        l->sems = tt_semwait_sem_sel(w);
+        l->cond = tt_semwait_wait_sem_cond(w);
+        if (!l->cond) {
+            qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d tensix T%d: SEMWAIT with "
+                          "no condition (undefined): ignored\n", t->tile_x,
+                          t->tile_y, thread);
+            l->op = 0;
+        }
+        break;
+    default:                    /* STREAMWAIT */
+        l->cond = tt_streamwait_target_sel(w);
+        sel = tt_streamwait_wait_stream_sel(w);
+        l->stream = th->thread_cfg[TT_TC_STREAM_ID_SYNC + sel] & 0x3f;
+        l->target = (th->thread_cfg[l->cond ? TT_TC_STREAMWAIT_MSGS_HI
+                                            : TT_TC_STREAMWAIT_PHASE_HI] &
+                     (l->cond ? 0x7f : 0x3ff)) << 10 |
+                    tt_streamwait_target_value(w);
+    }
+    if (!l->block) {
+        l->block = BIT(6);      /* B6, math, when none is given */
+    }
+}
+
+/*
+ * The gate: a latched wait holds the first instruction of a group its
+ * block mask names (and every later one, the gate being in order); other
+ * instructions pass.  The latch is forgotten once its condition clears.
+ */
+static bool tt_gate_holds(TTTensix *t, int thread, uint32_t w)
+{
+    TTTensixLatch *l = &t->th[thread].latch;
+
+    if (!l->op) {
+        return false;
+    }
+    if (!tt_latch_holds(t, l)) {
+        l->op = 0;
+        return false;
+    }
+    if (l->block == 0x1ff || (tt_tensix_isa[w >> 24].block & l->block)) {
+        trace_tt_tensix_stall(t->tile_x, t->tile_y, thread,
+                              tt_tensix_isa[l->op].name);
+        return true;
+    }
+    return false;
+}
+
 /*
  * Execute @w on @thread, or return false if the wait gate holds it (the
  * instruction then stays first in the queue).
@@ -187,16 +318,16 @@ static bool tt_execute(TTTensix *t, int thread, uint32_t w)
     TTTensixThread *th = &t->th[thread];
     uint32_t op = w >> 24;
 
+    if (tt_gate_holds(t, thread, w)) {
+        return false;
+    }
     switch (op) {
     case TT_OP_NOP:
-    case TT_OP_STALLWAIT:       /* every unit is idle in this model */
         break;
+    case TT_OP_STALLWAIT:
     case TT_OP_SEMWAIT:
-        if (tt_sem_holds(t, tt_semwait_sem_sel(w),
-                         tt_semwait_wait_sem_cond(w))) {
-            trace_tt_tensix_stall(t->tile_x, t->tile_y, thread, "SEMWAIT");
-            return false;
-        }
+    case TT_OP_STREAMWAIT:
+        tt_latch(t, thread, w);
         break;
     case TT_OP_SEMINIT:
         for (int i = 0; i < TT_TENSIX_SEMS; i++) {
@@ -229,28 +360,17 @@ static bool tt_execute(TTTensix *t, int thread, uint32_t w)
             t->mutex_owner[tt_atrelm_mutex_index(w)] = 0;
         }
         break;
-    case TT_OP_SETDMAREG:
-        tt_setdmareg(th, w);
-        break;
-    case TT_OP_ADDDMAREG:       /* GPR = GPR + GPR, or + a 6-bit constant */
-        th->gpr[tt_adddmareg_result_reg_index(w)] =
-            th->gpr[tt_adddmareg_op_a_reg_index(w)] +
-            (tt_adddmareg_op_b_is_const(w) ? tt_adddmareg_op_b_reg_index(w)
-             : th->gpr[tt_adddmareg_op_b_reg_index(w)]);
-        break;
-    case TT_OP_MULDMAREG:       /* low 16 bits times low 16 bits */
-        th->gpr[tt_muldmareg_result_reg_index(w)] =
-            (th->gpr[tt_muldmareg_op_a_reg_index(w)] & 0xffff) *
-            ((tt_muldmareg_op_b_is_const(w) ? tt_muldmareg_op_b_reg_index(w)
-              : th->gpr[tt_muldmareg_op_b_reg_index(w)]) & 0xffff);
-        break;
     case TT_OP_SETC16:
     case TT_OP_WRCFG:
     case TT_OP_RDCFG:
     case TT_OP_RMWCIB0 ... TT_OP_RMWCIB3:
+    case TT_OP_CFGSHIFTMASK:
         tt_exec_cfg(t, thread, w);
         break;
     default:
+        if (tt_thcon_execute(t, thread, w)) {
+            break;
+        }
         t->unimp[op]++;
         qemu_log_mask(LOG_UNIMP, "x%dy%d tensix T%d: %s (0x%08x) is decoded "
                       "but not executed yet\n", t->tile_x, t->tile_y, thread,
@@ -279,11 +399,15 @@ static void tt_enqueue(TTTensix *t, int thread, uint32_t w)
     th->count++;
 }
 
+/* The coprocessor whose threads this host thread is running, if any */
+static __thread TTTensix *tt_running;
+
 /* Run every thread as far as its gate allows; true if anything ran */
 static bool tt_run(TTTensix *t)
 {
     bool any = false, progress = true;
 
+    tt_running = t;
     while (progress) {
         progress = false;
         for (int i = 0; i < TT_TENSIX_THREADS; i++) {
@@ -299,6 +423,7 @@ static bool tt_run(TTTensix *t)
             }
         }
     }
+    tt_running = NULL;
     return any;
 }
 
@@ -425,38 +550,79 @@ static void tt_mop_stage(TTTensix *t, int thread, uint32_t w)
 
 /* ------------------------------------------------------------- pushes -- */
 
-/* Halt the pushing core after its store until the thread drains */
-static void tt_stall_pusher(TTTensix *t, TTTensixThread *th)
+/*
+ * Cores halted by the coprocessor.  Each core waits for at most one thing;
+ * the condition is re-checked whenever a thread runs (tt_release_waiters).
+ */
+static bool tt_wait_done(TTTensix *t, int kind, int thread)
 {
-    CPUState *cs = current_cpu;
+    TTTensixThread *th = &t->th[thread];
 
-    if (!cs || th->stalled) {
-        return;
+    switch (kind) {
+    case TT_WAIT_FIFO:
+        return th->pushes <= TT_TENSIX_FIFO_SOFT;
+    case TT_WAIT_SYNC:          /* no instruction of the thread in flight */
+        return th->count == 0;
+    case TT_WAIT_PCBUF:
+        return th->pcbuf_count > 0;
+    case TT_WAIT_PCBUF_FULL:
+        return th->pcbuf_count < TT_TENSIX_PCBUF_DEPTH;
+    default:                    /* BARRIER (PCBufs.md) */
+        return th->pcbuf_count == 0 && th->count == 0 &&
+               t->wait_kind[TT_TRISC0 + thread] == TT_WAIT_PCBUF;
     }
-    th->stalled = cs;
-    qatomic_set(&cpu_env(cs)->tt_park, TT_PARK_STALLED);
-    cs->halted = 1;
-    cpu_exit(cs);
 }
 
-static void tt_release_stalled(TTTensix *t)
+static void tt_release_waiters(TTTensix *t)
 {
-    for (int i = 0; i < TT_TENSIX_THREADS; i++) {
-        TTTensixThread *th = &t->th[i];
-        CPUState *cs = th->stalled;
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        CPUState *cs = t->cpu[r];
 
-        if (cs && th->pushes <= TT_TENSIX_FIFO_SOFT) {
-            th->stalled = NULL;
-            if (qatomic_cmpxchg(&cpu_env(cs)->tt_park, TT_PARK_STALLED,
-                                TT_PARK_WOKEN) == TT_PARK_STALLED) {
-                qemu_cpu_kick(cs);
-                tt_spin_kick_later(t->spin, cs->cpu_index % TT_CORES_PER_TILE);
-            }
+        if (t->wait_kind[r] < 0 ||
+            !tt_wait_done(t, t->wait_kind[r], t->wait_thread[r])) {
+            continue;
+        }
+        t->wait_kind[r] = -1;
+        if (qatomic_cmpxchg(&cpu_env(cs)->tt_park, TT_PARK_STALLED,
+                            TT_PARK_WOKEN) == TT_PARK_STALLED) {
+            qemu_cpu_kick(cs);
+            tt_spin_kick_later(t->spin, r);
         }
     }
 }
 
-static void tt_push(TTTensix *t, int thread, uint32_t w, bool before_mop)
+/*
+ * Halt core @role (the current CPU) until @kind clears on @thread.  With
+ * @retry the access that found the condition is re-executed afterwards (a
+ * blocking load, or a store that cannot complete yet): leave the
+ * translation block at once with the PC on the access.  Otherwise (the
+ * store completed) the core stops after it.  Called locked; with @retry it
+ * unlocks and does not return.  False if the access is not a core's (gdb,
+ * qtest): it then completes without waiting.
+ */
+static bool tt_wait(TTTensix *t, int role, int kind, int thread, bool retry)
+{
+    CPUState *cs = current_cpu;
+
+    if (!cs || cs != t->cpu[role] || !cs->mem_io_pc) {
+        return false;
+    }
+    t->wait_kind[role] = kind;
+    t->wait_thread[role] = thread;
+    tt_release_waiters(t);      /* a barrier may wait for this wait */
+    trace_tt_tensix_core_wait(t->tile_x, t->tile_y, role, kind, thread);
+    qatomic_set(&cpu_env(cs)->tt_park, TT_PARK_STALLED);
+    cs->halted = 1;
+    cpu_exit(cs);               /* leave the execution loop: it is halted */
+    if (!retry) {
+        return true;
+    }
+    qemu_mutex_unlock(&t->lock);
+    cpu_loop_exit_restore(cs, cs->mem_io_pc);
+}
+
+static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
+                    bool before_mop)
 {
     TTTensixThread *th = &t->th[thread];
     uint32_t queued;
@@ -476,9 +642,9 @@ static void tt_push(TTTensix *t, int thread, uint32_t w, bool before_mop)
             th->pushes++;
         }
         ran = tt_run(t);
-        tt_release_stalled(t);
+        tt_release_waiters(t);
         if (th->pushes > TT_TENSIX_FIFO_SOFT) {
-            tt_stall_pusher(t, th);
+            tt_wait(t, role, TT_WAIT_FIFO, thread, false);
         }
     }
     if (ran) {
@@ -494,7 +660,7 @@ static void tt_push_write(void *opaque, hwaddr addr, uint64_t val,
 
     switch (p->role) {
     case TT_BRISC:              /* threads 0-2, after the MOP expander */
-        tt_push(p->t, window, val, false);
+        tt_push(p->t, p->role, window, val, false);
         break;
     case TT_NCRISC:
         qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d: NCRISC cannot push Tensix "
@@ -509,7 +675,7 @@ static void tt_push_write(void *opaque, hwaddr addr, uint64_t val,
                           p->role - TT_TRISC0, TT_TENSIX_PUSH_BASE + addr);
             break;
         }
-        tt_push(p->t, p->role - TT_TRISC0, val, true);
+        tt_push(p->t, p->role, p->role - TT_TRISC0, val, true);
     }
 }
 
@@ -528,52 +694,121 @@ static const MemoryRegionOps tt_push_ops = {
     .valid.max_access_size = 4,
 };
 
-/* -------------------------------------- semaphores through PC_BUF (5.4) -- */
+/* ------------------------- PC buffers, TTSync and semaphores (PCBufs.md) -- */
 
-#define TT_PCBUF_SEM0   0x20
+#define TT_PCBUF_WINDOW     0x10000     /* BRISC: one per TRISC */
+#define TT_PCBUF_POP        0x0         /* TRISC: pop its buffer */
+#define TT_PCBUF_SYNC       0x4         /* CoprocessorDoneCheck */
+#define TT_PCBUF_MOP_SYNC   0x8         /* MOPExpanderDoneCheck */
+#define TT_PCBUF_SEM0       0x20        /* semaphores 0-7 (SyncUnit.md) */
+
+/* BRISC: a write pushes into thread @i's buffer, a read is a barrier */
+static uint32_t tt_pcbuf_brisc(TTTensix *t, int i, uint32_t val, bool write)
+{
+    TTTensixThread *th = &t->th[i];
+
+    if (!write) {
+        if (!tt_wait_done(t, TT_WAIT_BARRIER, i)) {
+            tt_wait(t, TT_BRISC, TT_WAIT_BARRIER, i, true);
+        }
+        return 0;
+    }
+    if (th->pcbuf_count == TT_TENSIX_PCBUF_DEPTH) {
+        if (tt_wait(t, TT_BRISC, TT_WAIT_PCBUF_FULL, i, true)) {
+            return 0;   /* not reached */
+        }
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d: PC buffer %d full: 0x%x "
+                      "dropped\n", t->tile_x, t->tile_y, i, val);
+        return 0;
+    }
+    th->pcbuf[(th->pcbuf_head + th->pcbuf_count++) % TT_TENSIX_PCBUF_DEPTH] =
+        val;
+    tt_release_waiters(t);
+    return 0;
+}
+
+/* TRISC @i: its own buffer, TTSync and the semaphores */
+static uint32_t tt_pcbuf_trisc(TTTensix *t, int i, hwaddr addr, uint32_t val,
+                               bool write)
+{
+    TTTensixThread *th = &t->th[i];
+    uint32_t v;
+
+    if (addr >= TT_PCBUF_SEM0 && addr < TT_PCBUF_SEM0 + 4 * TT_TENSIX_SEMS) {
+        if (!write) {
+            return t->sem_val[(addr - TT_PCBUF_SEM0) / 4];
+        }
+        /* bit 0 set: like SEMGET, clear: like SEMPOST (SyncUnit.md) */
+        tt_sem_update(t, BIT((addr - TT_PCBUF_SEM0) / 4), val & 1 ? -1 : 1);
+        tt_run(t);
+        tt_release_waiters(t);
+        return 0;
+    }
+    switch (addr) {
+    case TT_PCBUF_POP:
+        if (write) {
+            return 0;           /* discarded */
+        }
+        if (!th->pcbuf_count && !tt_wait(t, TT_TRISC0 + i, TT_WAIT_PCBUF, i,
+                                         true)) {
+            return 0;           /* not a core's access: nothing to wait for */
+        }
+        v = th->pcbuf[th->pcbuf_head];
+        th->pcbuf_head = (th->pcbuf_head + 1) % TT_TENSIX_PCBUF_DEPTH;
+        th->pcbuf_count--;
+        tt_release_waiters(t);
+        return v;
+    case TT_PCBUF_SYNC:
+        /* the load completes once the thread has nothing in flight */
+        if (!write && th->count) {
+            tt_wait(t, TT_TRISC0 + i, TT_WAIT_SYNC, i, true);
+        }
+        return 0;
+    case TT_PCBUF_MOP_SYNC:     /* MOPs expand at push time */
+        return 0;
+    }
+    qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d TRISC%d: PC buffer %s at 0x%"
+                  HWADDR_PRIx " (undocumented) ignored\n", t->tile_x,
+                  t->tile_y, i, write ? "write" : "read",
+                  TT_TENSIX_PCBUF_BASE + addr);
+    return 0;
+}
+
+static uint32_t tt_pcbuf_access(TTTensixPort *p, hwaddr addr, uint32_t val,
+                                bool write)
+{
+    TTTensix *t = p->t;
+    int win = addr / TT_PCBUF_WINDOW;
+    uint32_t r = 0;
+
+    if (p->role == TT_NCRISC || (p->role != TT_BRISC && win)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d %s: no PC buffer at 0x%"
+                      HWADDR_PRIx "\n", t->tile_x, t->tile_y,
+                      tt_core_role_name[p->role], TT_TENSIX_PCBUF_BASE + addr);
+        return 0;
+    }
+    qemu_mutex_lock(&t->lock);      /* a blocking access unlocks and leaves */
+    if (p->role == TT_BRISC) {
+        r = tt_pcbuf_brisc(t, win, val, write);
+    } else {
+        r = tt_pcbuf_trisc(t, p->role - TT_TRISC0, addr, val, write);
+    }
+    qemu_mutex_unlock(&t->lock);
+    if (write) {
+        tt_spin_wake(t->spin);
+    }
+    return r;
+}
 
 static uint64_t tt_pcbuf_read(void *opaque, hwaddr addr, unsigned size)
 {
-    TTTensixPort *p = opaque;
-    TTTensix *t = p->t;
-
-    if (p->role >= TT_TRISC0 && addr >= TT_PCBUF_SEM0 &&
-        addr < TT_PCBUF_SEM0 + 4 * TT_TENSIX_SEMS) {
-        return qatomic_read(&t->sem_val[(addr - TT_PCBUF_SEM0) / 4]);
-    }
-    if (p->role >= TT_TRISC0 && (addr == 4 || addr == 8)) {
-        return 0;   /* TTSync: work completes at push time in this model */
-    }
-    qemu_log_mask(LOG_UNIMP, "x%dy%d %s: PC buffer read 0x%" HWADDR_PRIx
-                  " not implemented\n", t->tile_x, t->tile_y,
-                  tt_core_role_name[p->role], TT_TENSIX_PCBUF_BASE + addr);
-    return 0;
+    return tt_pcbuf_access(opaque, addr, 0, false);
 }
 
 static void tt_pcbuf_write(void *opaque, hwaddr addr, uint64_t val,
                            unsigned size)
 {
-    TTTensixPort *p = opaque;
-    TTTensix *t = p->t;
-
-    if (p->role >= TT_TRISC0 && addr >= TT_PCBUF_SEM0 &&
-        addr < TT_PCBUF_SEM0 + 4 * TT_TENSIX_SEMS) {
-        WITH_QEMU_LOCK_GUARD(&t->lock) {
-            /* bit 0 set: SEMGET (decrement), clear: SEMPOST */
-            tt_sem_update(t, BIT((addr - TT_PCBUF_SEM0) / 4),
-                          val & 1 ? -1 : 1);
-            tt_run(t);
-            tt_release_stalled(t);
-        }
-        tt_spin_wake(t->spin);
-        return;
-    }
-    if (p->role >= TT_TRISC0 && addr == 4) {
-        return;     /* tensix_sync(): the store before the load */
-    }
-    qemu_log_mask(LOG_UNIMP, "x%dy%d %s: PC buffer write 0x%" HWADDR_PRIx
-                  " not implemented\n", t->tile_x, t->tile_y,
-                  tt_core_role_name[p->role], TT_TENSIX_PCBUF_BASE + addr);
+    tt_pcbuf_access(opaque, addr, val, true);
 }
 
 static const MemoryRegionOps tt_pcbuf_ops = {
@@ -732,6 +967,29 @@ static const MemoryRegionOps tt_mopcfg_ops = {
     .valid.max_access_size = 4,
 };
 
+/* A stream register changed: a thread may be held by STREAMWAIT */
+void tt_tensix_stream_changed(void *opaque)
+{
+    TTTensix *t = opaque;
+    bool waiting = false;
+
+    for (int i = 0; i < TT_TENSIX_THREADS; i++) {
+        waiting |= qatomic_read(&t->th[i].latch.op) == TT_OP_STREAMWAIT;
+    }
+    if (!waiting) {
+        return;
+    }
+    if (tt_running == t) {
+        /* a STOREREG of this tile: the running loop re-evaluates latches */
+        return;
+    }
+    qemu_mutex_lock(&t->lock);
+    tt_run(t);
+    tt_release_waiters(t);
+    qemu_mutex_unlock(&t->lock);
+    tt_spin_wake(t->spin);
+}
+
 /* ------------------------------------------------------------- device -- */
 
 void tt_tensix_map(TTTensix *t, int role, MemoryRegion *root)
@@ -784,6 +1042,7 @@ static void tt_tensix_reset_hold(Object *obj, ResetType type)
     memset(t->mutex_owner, 0, sizeof(t->mutex_owner));
     memset(t->cfg, 0, sizeof(t->cfg));
     memset(t->unimp, 0, sizeof(t->unimp));
+    memset(t->wait_kind, -1, sizeof(t->wait_kind));
 }
 
 static const VMStateDescription vmstate_tt_tensix = {

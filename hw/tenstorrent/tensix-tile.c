@@ -133,6 +133,10 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
     }
     t->dbg.spin = &t->spin;
     t->tensix.spin = &t->spin;
+    t->tensix.overlay = &t->overlay;
+    t->tensix.view_as = &t->noc_as;
+    t->overlay.notify = tt_tensix_stream_changed;
+    t->overlay.notify_opaque = &t->tensix;
     t->overlay.spin = &t->spin;
     t->niu[0].spin = &t->spin;
     t->niu[1].spin = &t->spin;
@@ -222,6 +226,7 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
      */
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         t->ram_cpus[r] = CPU(&t->core[r]);
+        t->tensix.cpu[r] = t->ram_cpus[r];
     }
     qemu_ram_block_set_tlb_cpus(t->sram.ram_block, t->ram_cpus,
                                 TT_CORES_PER_TILE);

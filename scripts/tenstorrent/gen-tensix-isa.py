@@ -4,10 +4,11 @@
     gen-tensix-isa.py INPUT.yaml OUTPUT.h
 
 The header gives, for every opcode: TT_OP_<NAME>, one accessor per operand
-field (tt_<name>_<field>(word)), and tt_tensix_isa[256] with the name, unit
-and fields, which drives the executor's dispatch, its logging and the
-disassembler.  Fails on malformed data: duplicate opcodes or names, fields
-outside bits 23:0 or overlapping each other.
+field (tt_<name>_<field>(word)), and tt_tensix_isa[256] with the name, unit,
+wait-gate block groups and fields, which drives the executor's dispatch, its
+wait gate, its logging and the disassembler.  Fails on malformed data:
+duplicate opcodes or names, fields outside bits 23:0 or overlapping each
+other, block groups naming unknown instructions.
 """
 import sys
 
@@ -47,6 +48,20 @@ def check(ins):
         names.add(f["name"])
 
 
+def block_groups(groups, names):
+    """Instruction name -> mask of the block bits B0-B8 that hold it."""
+    block = {}
+    for bit, members in groups.items():
+        mask = 0x1ff if bit == "all" else 1 << int(bit)
+        if mask > 0x1ff:
+            fail("wait_block_groups: no block bit %s" % bit)
+        for name in members:
+            if name not in names:
+                fail("wait_block_groups: unknown instruction %s" % name)
+            block[name] = block.get(name, 0) | mask
+    return block
+
+
 def main():
     src, dst = sys.argv[1], sys.argv[2]
     data = yaml.safe_load(open(src))
@@ -58,6 +73,7 @@ def main():
             fail("%s: duplicate opcode or name" % ins["name"])
         by_op[ins["opcode"]] = ins
         by_name.add(ins["name"])
+    block = block_groups(data.get("wait_block_groups") or {}, by_name)
     out = ["/* Generated from %s by gen-tensix-isa.py: do not edit. */" % src,
            "#ifndef TT_TENSIX_ISA_H", "#define TT_TENSIX_ISA_H", "",
            "#include \"qemu/bitops.h\"", ""]
@@ -83,6 +99,7 @@ def main():
             "    uint8_t lsb, width;", "} TTTensixField;", "",
             "typedef struct TTTensixOpInfo {", "    const char *name;",
             "    uint8_t unit;", "    uint8_t nfields;",
+            "    uint16_t block;     /* wait gate groups B0-B8 holding it */",
             "    const TTTensixField *fields;", "} TTTensixOpInfo;", ""]
     for op in sorted(by_op):
         ins = by_op[op]
@@ -99,8 +116,9 @@ def main():
     for op in sorted(by_op):
         ins = by_op[op]
         n = len(ins.get("fields") or [])
-        out.append("    [0x%02x] = { \"%s\", TT_UNIT_%s, %d, %s }," % (
+        out.append("    [0x%02x] = { \"%s\", TT_UNIT_%s, %d, 0x%03x, %s }," % (
             op, ins["name"], ins["unit"].upper(), n,
+            block.get(ins["name"], 0),
             "tt_fields_%s" % ins["name"].lower() if n else "NULL"))
     out.append("};")
     out.append("")

@@ -33,6 +33,34 @@
 #define TT_SEMGET(sel)  TT_OP(0xa5, (sel) << 2)
 /* stall every unit until no selected semaphore is zero */
 #define TT_SEMWAIT_NZ(sel)  TT_OP(0xa6, 0x1ffu << 15 | (sel) << 2 | 1)
+/* the wait gate: block mask [23:15] (B0 TDMA .. B8 SFPU) */
+#define TT_STALLWAIT(block, cond)   TT_OP(0xa2, (block) << 15 | (cond))
+#define TT_SEMWAIT(block, sel, cond) \
+    TT_OP(0xa6, (block) << 15 | (sel) << 2 | (cond))
+#define TT_STREAMWAIT(block, lo, msgs, sel) \
+    TT_OP(0xa7, (block) << 15 | (lo) << 4 | (msgs) << 3 | (sel))
+#define B_THCON     (1u << 5)
+#define B_MATH      (1u << 6)
+#define B_ALL       0x1ffu
+#define TT_INCRWC(cr, d, b, a) \
+    TT_OP(0x38, (cr) << 18 | (d) << 14 | (b) << 10 | (a) << 6)
+/* GPR res = GPR a OP GPR b; mode for BITWOP/SHIFT/CMP */
+#define TT_DMAREG(op, mode, res, b, a) \
+    TT_OP(op, (mode) << 18 | (res) << 12 | (b) << 6 | (a))
+#define TT_SUBDMAREG    0x59
+#define TT_BITWOPDMAREG 0x5b
+#define TT_SHIFTDMAREG  0x5c
+#define TT_CMPDMAREG    0x5d
+#define TT_CFGSHIFTMASK(keep, op, width, rot, scratch, cfg) \
+    TT_OP(0xb8, (keep) << 23 | (op) << 20 | (width) << 15 | (rot) << 10 | \
+          (scratch) << 8 | (cfg))
+/* the tile's registers at 0xFFB00000 + (addr_lo << 2) */
+#define TT_STOREREG(gpr, addr)  TT_OP(0x67, (gpr) << 18 | \
+                                      (((addr) - 0xffb00000u) >> 2))
+#define TT_LOADREG(gpr, addr)   TT_OP(0x68, (gpr) << 18 | \
+                                      (((addr) - 0xffb00000u) >> 2))
+/* REG2FLOP, 32-bit configuration form: THCON config word 64 + idx */
+#define TT_REG2FLOP32(idx, gpr) TT_OP(0x48, 1u << 22 | (idx) << 6 | (gpr))
 #define TT_WRCFG(gpr, wide, cfg) TT_OP(0xb0, (gpr) << 16 | (wide) << 15 | (cfg))
 #define TT_RDCFG(gpr, cfg)  TT_OP(0xb1, (gpr) << 16 | (cfg))
 #define TT_SETC16(reg, v)   TT_OP(0xb2, (reg) << 16 | (v))
@@ -48,6 +76,10 @@
 #define TT_GPR(t, n)        (0xffe00000u + 0x100u * (t) + 4u * (n))
 #define TT_MY_GPR(n)        (0xffe00000u + 4u * (n))
 #define TT_SEM(n)           (0xffe80020u + 4u * (n))
+#define TT_PCBUF            0xffe80000u     /* TRISC: pop; BRISC: T0's */
+#define TT_PCBUF_OF(t)      (0xffe80000u + 0x10000u * (t))  /* BRISC */
+#define TT_SYNC             0xffe80004u     /* TRISC: TTSync */
+#define STREAM_REG(s, r)    (0xffb40000u + 0x1000u * (s) + 4u * (r))
 #define TT_CFG(w)           (0xffef0000u + 4u * (w))
 #define TT_THREAD_CFG(t, r) (0xffef0a80u + 4u * ((t) * 68 + (r)))
 #define TT_MOP_CFG_REG(k)   (0xffb80000u + 4u * (k))

@@ -41,6 +41,8 @@ struct TTNocOverlay {
     uint32_t reg[TT_STREAMS][TT_STREAM_REGS];
     uint8_t tile_x, tile_y;
     struct TTSpinTile *spin;    /* the tile's parked cores, to wake */
+    void (*notify)(void *opaque);   /* after a register write (STREAMWAIT) */
+    void *notify_opaque;
 };
 
 #endif

@@ -29,6 +29,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTTensix, TT_TENSIX)
 #define TT_TENSIX_THREAD_CFG    68      /* THD_STATE_SIZE */
 #define TT_TENSIX_MOP_CFG       9
 #define TT_TENSIX_REPLAY        32
+#define TT_TENSIX_PCBUF_DEPTH   16      /* PCBufs.md: 16 words per buffer */
 
 /* Core-local windows (tile-address-map.md 4, 6.5) */
 #define TT_TENSIX_GPR_BASE      0xffe00000u
@@ -56,12 +57,43 @@ typedef struct TTTensixQueued {
     bool ends_push;             /* last instruction from one pushed word */
 } TTTensixQueued;
 
+/* The wait gate's latched wait instruction (STALLWAIT.md) */
+typedef struct TTTensixLatch {
+    uint8_t op;                 /* 0: none, else the wait's opcode */
+    uint16_t cond, block;
+    uint8_t sems, stream;
+    uint32_t target;
+} TTTensixLatch;
+
+/* Address counters of one unpacker or the packers (ADCs.md) */
+typedef struct TTTensixAdc {
+    uint32_t val[2][4], cr[2][4];   /* [channel][X, Y, Z, W] */
+} TTTensixAdc;
+
+/* Register window counters (RWCs.md) */
+typedef struct TTTensixRwc {
+    uint16_t dst, dst_cr;
+    uint8_t srca, srca_cr, srcb, srcb_cr, fidelity;
+} TTTensixRwc;
+
+/* Why a core is halted by the coprocessor, released when it clears */
+enum {
+    TT_WAIT_FIFO,               /* its push found the FIFO full */
+    TT_WAIT_SYNC,               /* TTSync load: the thread must drain */
+    TT_WAIT_PCBUF,              /* TRISC PC buffer pop: buffer empty */
+    TT_WAIT_PCBUF_FULL,         /* BRISC PC buffer push: buffer full */
+    TT_WAIT_BARRIER,            /* BRISC PC buffer read: barrier */
+    TT_WAIT_KINDS,
+};
+
 typedef struct TTTensixThread {
     /* instructions past the replay expander, waiting at the gate */
     TTTensixQueued queue[TT_TENSIX_QUEUE];
     uint32_t head, count;
     uint32_t pushes;            /* pushed words not yet fully executed */
-    CPUState *stalled;          /* pusher held on a full FIFO */
+    TTTensixLatch latch;
+    uint32_t pcbuf[TT_TENSIX_PCBUF_DEPTH];  /* BRISC -> TRISC PC buffer */
+    uint32_t pcbuf_head, pcbuf_count;
 
     uint32_t mop_cfg[TT_TENSIX_MOP_CFG];
     uint32_t mop_mask_hi;
@@ -71,6 +103,8 @@ typedef struct TTTensixThread {
 
     uint32_t gpr[TT_TENSIX_GPRS];
     uint16_t thread_cfg[TT_TENSIX_THREAD_CFG];
+    TTTensixAdc adc[3];         /* unpacker 0, unpacker 1, packers */
+    TTTensixRwc rwc;
 
     uint64_t executed;
 } TTTensixThread;
@@ -83,13 +117,27 @@ struct TTTensix {
     TTTensixThread th[TT_TENSIX_THREADS];
     uint8_t sem_val[TT_TENSIX_SEMS], sem_max[TT_TENSIX_SEMS];
     uint8_t mutex_owner[TT_TENSIX_MUTEXES]; /* thread + 1, or 0 when free */
+    int8_t wait_kind[TT_CORES_PER_TILE];    /* TT_WAIT_*, -1: not halted */
+    uint8_t wait_thread[TT_CORES_PER_TILE];
     uint32_t cfg[2][TT_TENSIX_CFG_WORDS];
     uint64_t unimp[256];        /* decoded but not executed, per opcode */
 
     struct TTSpinTile *spin;    /* wakes the tile's parked cores */
+    struct TTNocOverlay *overlay;   /* stream registers, for STREAMWAIT */
+    AddressSpace *view_as;      /* the tile's MMIO, for LOADREG/STOREREG */
     CPUState *cpu[TT_CORES_PER_TILE];
     uint8_t tile_x, tile_y;
 };
+
+/*
+ * The scalar unit (ThCon) and the address counters (tensix-thcon.c):
+ * execute @w on @thread if it is one of theirs; false otherwise.
+ * Called with the tile's coprocessor lock held.
+ */
+bool tt_thcon_execute(TTTensix *t, int thread, uint32_t w);
+
+/* A stream register changed: re-run a thread held by STREAMWAIT */
+void tt_tensix_stream_changed(void *opaque);
 
 /* Append "NAME field=value,..." for Tensix instruction @w to @out */
 void tt_tensix_disas(uint32_t w, GString *out);

@@ -1,0 +1,575 @@
+/*
+ * Tenstorrent Blackhole: the PCIe endpoint served over vfio-user.
+ *
+ *   -object tt-vfio-user,id=vfu0,socket=PATH[,device=QOM-PATH]
+ *
+ * serves the machine's tt-pcie device (config space, BAR0/2/4, INTx) on a
+ * UNIX socket with the bundled libvfio-user, for QEMU's vfio-user-pci in
+ * another QEMU (a guest Linux with tt-kmd) or for the project's libttsim
+ * library.  Design facts: ../shared/specs/qemu-engineering.md 5 and
+ * guest-linux-and-tt-kmd.md 3: BARs are trapped (no mmap areas), BAR4 is
+ * 32 GiB (patch 0012 makes libvfio-user's region sizes 64-bit), INTx only.
+ *
+ * Device-to-host DMA: host memory a client registers with a file
+ * descriptor (a guest's shared RAM) is accessed directly.  Other host
+ * memory goes through the "host DMA mailbox", region 8 (the VGA region
+ * index, unused by a non-VGA device), which a client that cannot share its
+ * memory (the libttsim library) polls: vfio-user's own DMA_READ/WRITE
+ * messages would travel on the socket the client sends its requests on,
+ * and libvfio-user cannot tell a request from the reply it waits for.
+ * Mailbox layout, little-endian:
+ *   0x00 CTRL  client writes 1 to route such traffic here, 0 to stop
+ *   0x04 STATUS 1 while a request is pending
+ *   0x08 DIR   0: the device reads host memory, 1: it writes
+ *   0x0C LEN   bytes (at most 64 KiB)
+ *   0x10 ADDR  host address, 64-bit
+ *   0x18 DONE  client writes 1 when it has served the request
+ *   0x1000 DATA, 64 KiB
+ *
+ * The socket is served from the main loop; a client that disconnects or
+ * breaks the protocol is logged and the next one may attach, the chip
+ * keeping its state.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/log.h"
+#include "qemu/main-loop.h"
+#include "qemu/lockable.h"
+#include "qemu/units.h"
+#include "qapi/error.h"
+#include "qom/object_interfaces.h"
+#include "system/system.h"
+#include "hw/tenstorrent/pcie.h"
+#include "libvfio-user.h"
+#include "trace.h"
+
+#define TYPE_TT_VFIO_USER "tt-vfio-user"
+OBJECT_DECLARE_SIMPLE_TYPE(TTVfioUser, TT_VFIO_USER)
+
+#define TT_MBOX_REGION      VFU_PCI_DEV_VGA_REGION_IDX
+#define TT_MBOX_DATA        0x1000
+#define TT_MBOX_DATA_SIZE   (64 * KiB)
+#define TT_MBOX_SIZE        (TT_MBOX_DATA + TT_MBOX_DATA_SIZE)
+#define TT_MBOX_TIMEOUT_MS  10000
+
+enum { MBOX_CTRL = 0x00, MBOX_STATUS = 0x04, MBOX_DIR = 0x08,
+       MBOX_LEN = 0x0c, MBOX_ADDR = 0x10, MBOX_DONE = 0x18 };
+
+struct TTVfioUser {
+    Object parent_obj;
+
+    char *socket;
+    char *device;
+    TTPcie *pcie;
+    vfu_ctx_t *ctx;
+    int poll_fd;
+    bool connected;
+    Notifier machine_done;
+    QemuRecMutex ctx_lock;      /* libvfio-user is not thread-safe */
+
+    /* the host DMA mailbox: one request at a time (tt-pcie serialises) */
+    QemuMutex mbox_lock;
+    QemuCond mbox_cond;
+    bool mbox_on, pending, done;
+    uint32_t dir, len;
+    uint64_t addr;
+    uint8_t *data;
+};
+
+/* --------------------------------------------------------- host memory -- */
+
+/* Host memory the client mapped with an fd: copied directly */
+static bool tt_vfu_dma_direct(TTVfioUser *o, uint64_t addr, void *buf,
+                              uint64_t len, bool write)
+{
+    g_autofree dma_sg_t *sg = g_malloc0(dma_sg_size());
+    struct iovec iov;
+    bool ok = false;
+
+    QEMU_LOCK_GUARD(&o->ctx_lock);
+    if (!o->connected ||
+        vfu_addr_to_sgl(o->ctx, (vfu_dma_addr_t)(uintptr_t)addr, len, sg, 1,
+                        write ? PROT_WRITE : PROT_READ) != 1 ||
+        !vfu_sg_is_mappable(o->ctx, sg) ||
+        vfu_sgl_get(o->ctx, sg, &iov, 1, 0) < 0) {
+        return false;
+    }
+    if (iov.iov_len >= len) {
+        if (write) {
+            memcpy(iov.iov_base, buf, len);
+        } else {
+            memcpy(buf, iov.iov_base, len);
+        }
+        ok = true;
+    }
+    vfu_sgl_put(o->ctx, sg, &iov, 1);
+    return ok;
+}
+
+/*
+ * Post one piece to the mailbox and wait until the client served it.  The
+ * caller may be a core's thread: if it holds the BQL (single-threaded TCG)
+ * it lets go of it, since the client is served from the main loop.
+ */
+static bool tt_vfu_mbox_piece(TTVfioUser *o, uint64_t addr, uint8_t *buf,
+                              uint32_t len, bool write)
+{
+    bool bql = bql_locked(), ok;
+    int64_t deadline = qemu_clock_get_ms(QEMU_CLOCK_REALTIME) +
+                       TT_MBOX_TIMEOUT_MS;
+
+    if (bql) {
+        bql_unlock();
+    }
+    qemu_mutex_lock(&o->mbox_lock);
+    o->dir = write;
+    o->len = len;
+    o->addr = addr;
+    if (write) {
+        memcpy(o->data, buf, len);
+    }
+    o->done = false;
+    o->pending = true;
+    trace_tt_vfu_mbox_post(addr, len, write);
+    while (!o->done && o->mbox_on &&
+           qemu_clock_get_ms(QEMU_CLOCK_REALTIME) < deadline) {
+        qemu_cond_timedwait(&o->mbox_cond, &o->mbox_lock, 100);
+    }
+    ok = o->done;
+    if (ok && !write) {
+        memcpy(buf, o->data, len);
+    }
+    o->pending = false;
+    qemu_mutex_unlock(&o->mbox_lock);
+    if (bql) {
+        bql_lock();
+    }
+    if (!ok) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: the client did not "
+                      "serve a %u-byte DMA %s at 0x%" PRIx64 "\n", len,
+                      write ? "write" : "read", addr);
+    }
+    return ok;
+}
+
+static MemTxResult tt_vfu_dma(void *opaque, uint64_t addr, void *buf,
+                              uint64_t len, bool write)
+{
+    TTVfioUser *o = opaque;
+    uint8_t *p = buf;
+
+    if (tt_vfu_dma_direct(o, addr, buf, len, write)) {
+        return MEMTX_OK;
+    }
+    if (!qatomic_read(&o->mbox_on)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: no host memory at 0x%"
+                      PRIx64 " (%" PRIu64 " bytes): the client mapped none "
+                      "there\n", addr, len);
+        return MEMTX_DECODE_ERROR;
+    }
+    if (qemu_in_main_thread()) {
+        /* a host access looped back to host memory: no one can serve it */
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: host memory at 0x%"
+                      PRIx64 " reached from a host access; dropped\n", addr);
+        return MEMTX_ERROR;
+    }
+    for (uint64_t done = 0; done < len; done += TT_MBOX_DATA_SIZE) {
+        uint32_t n = MIN(len - done, TT_MBOX_DATA_SIZE);
+
+        if (!tt_vfu_mbox_piece(o, addr + done, p + done, n, write)) {
+            return MEMTX_ERROR;
+        }
+    }
+    return MEMTX_OK;
+}
+
+/* Region 8: the mailbox, as the client sees it (main loop) */
+static ssize_t tt_vfu_mbox_access(vfu_ctx_t *ctx, char *buf, size_t count,
+                                  loff_t off, bool is_write)
+{
+    TTVfioUser *o = vfu_get_private(ctx);
+    uint32_t v = 0;
+
+    QEMU_LOCK_GUARD(&o->mbox_lock);
+    if (off >= TT_MBOX_DATA) {
+        if (off + count > TT_MBOX_SIZE) {
+            return -1;
+        }
+        if (is_write) {
+            memcpy(o->data + off - TT_MBOX_DATA, buf, count);
+        } else {
+            memcpy(buf, o->data + off - TT_MBOX_DATA, count);
+        }
+        return count;
+    }
+    if (count != 4 && !(off == MBOX_ADDR && count == 8)) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (is_write) {
+        memcpy(&v, buf, 4);
+        v = le32_to_cpu(v);
+        if (off == MBOX_CTRL) {
+            qatomic_set(&o->mbox_on, v & 1);
+            trace_tt_vfu_mbox_ctrl(v);
+        } else if (off == MBOX_DONE && v == 1 && o->pending) {
+            o->done = true;
+        }
+        qemu_cond_broadcast(&o->mbox_cond);
+        return count;
+    }
+    if (off == MBOX_ADDR) {
+        uint64_t a = cpu_to_le64(o->addr);
+
+        memcpy(buf, &a, count);
+        return count;
+    }
+    v = off == MBOX_CTRL ? o->mbox_on : off == MBOX_STATUS ? o->pending &&
+        !o->done : off == MBOX_DIR ? o->dir : off == MBOX_LEN ? o->len :
+        off == MBOX_ADDR + 4 ? o->addr >> 32 : 0;
+    v = cpu_to_le32(v);
+    memcpy(buf, &v, 4);
+    return count;
+}
+
+/* ----------------------------------------------------------------- BARs -- */
+
+static ssize_t tt_vfu_bar(vfu_ctx_t *ctx, int bar, char *buf, size_t count,
+                          loff_t off, bool is_write)
+{
+    TTVfioUser *o = vfu_get_private(ctx);
+
+    trace_tt_vfu_bar(bar, off, count, is_write);
+    tt_pcie_bar_rw(o->pcie, bar, off, buf, count, is_write);
+    return count;
+}
+
+static ssize_t tt_vfu_bar0(vfu_ctx_t *ctx, char *buf, size_t count,
+                           loff_t off, bool is_write)
+{
+    return tt_vfu_bar(ctx, 0, buf, count, off, is_write);
+}
+
+static ssize_t tt_vfu_bar2(vfu_ctx_t *ctx, char *buf, size_t count,
+                           loff_t off, bool is_write)
+{
+    return tt_vfu_bar(ctx, 2, buf, count, off, is_write);
+}
+
+static ssize_t tt_vfu_bar4(vfu_ctx_t *ctx, char *buf, size_t count,
+                           loff_t off, bool is_write)
+{
+    return tt_vfu_bar(ctx, 4, buf, count, off, is_write);
+}
+
+static void tt_vfu_dma_register(vfu_ctx_t *ctx, vfu_dma_info_t *info)
+{
+    trace_tt_vfu_dma_map((uintptr_t)info->iova.iov_base, info->iova.iov_len,
+                         info->vaddr != NULL);
+}
+
+static void tt_vfu_dma_unregister(vfu_ctx_t *ctx, vfu_dma_info_t *info)
+{
+    trace_tt_vfu_dma_unmap((uintptr_t)info->iova.iov_base,
+                           info->iova.iov_len);
+}
+
+static int tt_vfu_reset(vfu_ctx_t *ctx, vfu_reset_type_t type)
+{
+    trace_tt_vfu_reset(type);
+    return 0;
+}
+
+static void tt_vfu_log(vfu_ctx_t *ctx, int level, const char *msg)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: %s\n", msg);
+}
+
+/* ------------------------------------------------------ config space -- */
+
+/* PCI power management (ID 1, version 3) and PCI Express endpoint caps */
+static bool tt_vfu_add_caps(vfu_ctx_t *ctx)
+{
+    uint8_t pm[8] = { 0x01, 0, 0x03, 0x00 };
+    uint8_t exp[0x3c] = {
+        0x10, 0, 0x02, 0x00,            /* version 2, endpoint */
+        0x01, 0x80, 0x00, 0x00,         /* DEVCAP: 256-byte MPS, RBER */
+        0x10, 0x28, 0x00, 0x00,         /* DEVCTL reset 0x2810 (sheet 5.8) */
+    };
+
+    return vfu_pci_add_capability(ctx, 0, 0, pm) > 0 &&
+           vfu_pci_add_capability(ctx, 0, 0, exp) > 0;
+}
+
+static bool tt_vfu_setup_pci(TTVfioUser *o, Error **errp)
+{
+    vfu_ctx_t *ctx = o->ctx;
+    vfu_pci_config_space_t *cfg;
+    static vfu_region_access_cb_t *const bar_cb[] = {
+        tt_vfu_bar0, tt_vfu_bar2, tt_vfu_bar4,
+    };
+    static const uint64_t bar_size[] = {
+        TT_PCIE_BAR0_SIZE, TT_PCIE_BAR2_SIZE, TT_PCIE_BAR4_SIZE,
+    };
+    /* 64-bit memory BARs; BAR0 and BAR4 prefetchable (guest sheet 3) */
+    static const uint32_t bar_type[] = { 0xc, 0x4, 0xc };
+
+    if (vfu_pci_init(ctx, VFU_PCI_TYPE_EXPRESS, PCI_HEADER_TYPE_NORMAL, 0)) {
+        error_setg_errno(errp, errno, "tt-vfio-user: vfu_pci_init failed");
+        return false;
+    }
+    vfu_pci_set_id(ctx, TT_PCI_VENDOR_ID, TT_PCI_DEVICE_ID, TT_PCI_VENDOR_ID,
+                   o->pcie->x == 2 ? 0x0040 : 0x0043);
+    vfu_pci_set_class(ctx, TT_PCI_CLASS >> 16, (TT_PCI_CLASS >> 8) & 0xff,
+                      TT_PCI_CLASS & 0xff);
+    cfg = vfu_pci_get_config_space(ctx);
+    cfg->hdr.intr.ipin = 1;                     /* INTA */
+    for (int i = 0; i < TT_PCIE_NUM_BARS; i++) {
+        cfg->hdr.bars[2 * i].raw = cpu_to_le32(bar_type[i]);
+        if (vfu_setup_region(ctx, VFU_PCI_DEV_BAR0_REGION_IDX + 2 * i,
+                             bar_size[i], bar_cb[i],
+                             VFU_REGION_FLAG_RW | VFU_REGION_FLAG_MEM, NULL,
+                             0, -1, 0)) {
+            error_setg_errno(errp, errno, "tt-vfio-user: BAR%d", 2 * i);
+            return false;
+        }
+    }
+    if (vfu_setup_region(ctx, TT_MBOX_REGION, TT_MBOX_SIZE,
+                         tt_vfu_mbox_access, VFU_REGION_FLAG_RW, NULL, 0, -1,
+                         0) ||
+        !tt_vfu_add_caps(ctx) ||
+        vfu_setup_device_nr_irqs(ctx, VFU_DEV_INTX_IRQ, 1) ||
+        vfu_setup_device_dma(ctx, tt_vfu_dma_register,
+                             tt_vfu_dma_unregister) ||
+        vfu_setup_device_reset_cb(ctx, tt_vfu_reset)) {
+        error_setg_errno(errp, errno, "tt-vfio-user: device setup failed");
+        return false;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------- the socket loop -- */
+
+static void tt_vfu_attach(void *opaque);
+
+static void tt_vfu_listen(TTVfioUser *o)
+{
+    o->poll_fd = vfu_get_poll_fd(o->ctx);
+    qemu_set_fd_handler(o->poll_fd, tt_vfu_attach, NULL, o);
+}
+
+static void tt_vfu_run(void *opaque)
+{
+    TTVfioUser *o = opaque;
+    int r;
+
+    do {
+        WITH_QEMU_LOCK_GUARD(&o->ctx_lock) {
+            r = vfu_run_ctx(o->ctx);
+        }
+    } while (r > 0);
+    if (r < 0 && errno != EAGAIN && errno != EBUSY) {
+        warn_report("tt-vfio-user: client on %s gone (%s); the chip keeps "
+                    "its state for the next one", o->socket, strerror(errno));
+        qemu_set_fd_handler(o->poll_fd, NULL, NULL, NULL);
+        qemu_mutex_lock(&o->mbox_lock);
+        o->mbox_on = false;
+        qemu_cond_broadcast(&o->mbox_cond);
+        qemu_mutex_unlock(&o->mbox_lock);
+        WITH_QEMU_LOCK_GUARD(&o->ctx_lock) {
+            o->connected = false;
+        }
+        tt_vfu_listen(o);
+    }
+}
+
+static void tt_vfu_attach(void *opaque)
+{
+    TTVfioUser *o = opaque;
+    int r;
+
+    WITH_QEMU_LOCK_GUARD(&o->ctx_lock) {
+        r = vfu_attach_ctx(o->ctx);
+        o->connected = r == 0;
+    }
+    if (r < 0) {
+        if (errno != EAGAIN && errno != EWOULDBLOCK) {
+            warn_report("tt-vfio-user: a client failed to attach on %s: %s",
+                        o->socket, strerror(errno));
+        }
+        return;
+    }
+    trace_tt_vfu_attached(o->socket);
+    qemu_set_fd_handler(o->poll_fd, NULL, NULL, NULL);
+    o->poll_fd = vfu_get_poll_fd(o->ctx);
+    qemu_set_fd_handler(o->poll_fd, tt_vfu_run, NULL, o);
+}
+
+static TTPcie *tt_vfu_find_pcie(TTVfioUser *o, Error **errp)
+{
+    Object *obj;
+    bool ambiguous = false;
+
+    if (o->device) {
+        obj = object_resolve_path_type(o->device, TYPE_TT_PCIE, NULL);
+        if (!obj) {
+            error_setg(errp, "tt-vfio-user: '%s' is not a tt-pcie device",
+                       o->device);
+        }
+    } else {
+        obj = object_resolve_path_type("", TYPE_TT_PCIE, &ambiguous);
+        if (!obj) {
+            error_setg(errp, "tt-vfio-user: no tt-pcie device: use it with "
+                       "-M blackhole%s", ambiguous ? " (or name one with "
+                       "device=)" : "");
+        }
+    }
+    return obj ? TT_PCIE(obj) : NULL;
+}
+
+/* Once the machine exists: create the server and listen */
+static void tt_vfu_start(TTVfioUser *o, Error **errp)
+{
+    o->pcie = tt_vfu_find_pcie(o, errp);
+    if (!o->pcie) {
+        return;
+    }
+    o->ctx = vfu_create_ctx(VFU_TRANS_SOCK, o->socket,
+                            LIBVFIO_USER_FLAG_ATTACH_NB, o, VFU_DEV_TYPE_PCI);
+    if (!o->ctx) {
+        error_setg_errno(errp, errno, "tt-vfio-user: cannot serve on '%s'",
+                         o->socket);
+        return;
+    }
+    vfu_setup_log(o->ctx, tt_vfu_log, LOG_ERR);
+    if (!tt_vfu_setup_pci(o, errp)) {
+        return;
+    }
+    if (vfu_realize_ctx(o->ctx)) {
+        error_setg_errno(errp, errno, "tt-vfio-user: vfu_realize_ctx");
+        return;
+    }
+    if (chmod(o->socket, 0600)) {
+        error_setg_errno(errp, errno, "tt-vfio-user: chmod %s", o->socket);
+        return;
+    }
+    tt_pcie_set_dma(o->pcie, tt_vfu_dma, o);
+    tt_vfu_listen(o);
+}
+
+static void tt_vfu_machine_done(Notifier *n, void *data)
+{
+    TTVfioUser *o = container_of(n, TTVfioUser, machine_done);
+
+    tt_vfu_start(o, &error_fatal);
+}
+
+static void tt_vfu_complete(UserCreatable *uc, Error **errp)
+{
+    TTVfioUser *o = TT_VFIO_USER(uc);
+
+    if (!o->socket || !*o->socket) {
+        error_setg(errp, "tt-vfio-user: socket=PATH is required");
+        return;
+    }
+    if (access(o->socket, F_OK) == 0) {
+        error_setg(errp, "tt-vfio-user: %s already exists; remove it or "
+                   "choose another socket path", o->socket);
+        return;
+    }
+    o->machine_done.notify = tt_vfu_machine_done;
+    qemu_add_machine_init_done_notifier(&o->machine_done);
+}
+
+static char *tt_vfu_get_socket(Object *obj, Error **errp)
+{
+    return g_strdup(TT_VFIO_USER(obj)->socket);
+}
+
+static void tt_vfu_set_socket(Object *obj, const char *v, Error **errp)
+{
+    TTVfioUser *o = TT_VFIO_USER(obj);
+
+    g_free(o->socket);
+    o->socket = g_strdup(v);
+}
+
+static char *tt_vfu_get_device(Object *obj, Error **errp)
+{
+    return g_strdup(TT_VFIO_USER(obj)->device);
+}
+
+static void tt_vfu_set_device(Object *obj, const char *v, Error **errp)
+{
+    TTVfioUser *o = TT_VFIO_USER(obj);
+
+    g_free(o->device);
+    o->device = g_strdup(v);
+}
+
+static void tt_vfu_init(Object *obj)
+{
+    TTVfioUser *o = TT_VFIO_USER(obj);
+
+    o->poll_fd = -1;
+    o->data = g_malloc0(TT_MBOX_DATA_SIZE);
+    qemu_rec_mutex_init(&o->ctx_lock);
+    qemu_mutex_init(&o->mbox_lock);
+    qemu_cond_init(&o->mbox_cond);
+}
+
+static void tt_vfu_finalize(Object *obj)
+{
+    TTVfioUser *o = TT_VFIO_USER(obj);
+
+    if (o->pcie) {
+        tt_pcie_set_dma(o->pcie, NULL, NULL);
+    }
+    if (o->poll_fd >= 0) {
+        qemu_set_fd_handler(o->poll_fd, NULL, NULL, NULL);
+    }
+    if (o->ctx) {
+        vfu_destroy_ctx(o->ctx);
+    }
+    if (o->socket) {
+        unlink(o->socket);
+    }
+    g_free(o->socket);
+    g_free(o->device);
+    g_free(o->data);
+}
+
+static void tt_vfu_class_init(ObjectClass *klass, const void *data)
+{
+    UserCreatableClass *ucc = USER_CREATABLE_CLASS(klass);
+
+    ucc->complete = tt_vfu_complete;
+    object_class_property_add_str(klass, "socket", tt_vfu_get_socket,
+                                  tt_vfu_set_socket);
+    object_class_property_set_description(klass, "socket",
+        "UNIX socket path the vfio-user server listens on (created 0600)");
+    object_class_property_add_str(klass, "device", tt_vfu_get_device,
+                                  tt_vfu_set_device);
+    object_class_property_set_description(klass, "device",
+        "QOM path of the tt-pcie device (default: the machine's)");
+}
+
+static const TypeInfo tt_vfu_types[] = {
+    {
+        .name = TYPE_TT_VFIO_USER,
+        .parent = TYPE_OBJECT,
+        .instance_size = sizeof(TTVfioUser),
+        .instance_init = tt_vfu_init,
+        .instance_finalize = tt_vfu_finalize,
+        .class_init = tt_vfu_class_init,
+        .interfaces = (const InterfaceInfo[]) {
+            { TYPE_USER_CREATABLE },
+            { }
+        },
+    },
+};
+
+DEFINE_TYPES(tt_vfu_types)

@@ -47,6 +47,17 @@ while read -r name elf opts; do
     count "$log/$name.log" "$name" $?
 done < "$src/tests/firmware/tests.list"
 
+# A scripted gdb-multiarch session on one Tensix column
+if command -v gdb-multiarch >/dev/null; then
+    python3 "$src/tests/gdb/gdb-test.py" --qemu "$Q/qemu-system-riscv32" \
+        --elf "$B/firmware/gdb-test.elf" \
+        --attach "$src/scripts/tenstorrent/blackhole-attach.gdb" \
+        > "$log/gdb.log" 2>&1
+    count "$log/gdb.log" gdb $?
+else
+    echo "gdb: SKIP: gdb-multiarch not installed (scripts/install-deps.sh)"
+fi
+
 # Tensix decoder against the ISA data file, through "tt disas"
 python3 "$src/tests/tensix/decode-test.py" "$B" "$src" \
     > "$log/tensix-decode.log" 2>&1

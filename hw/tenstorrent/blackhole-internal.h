@@ -35,6 +35,9 @@ bool blackhole_fw_prepare(TTBlackholeMachine *m, int ntiles, int ndram,
 /* Reset handler: lay out L1 on every tile and release BRISC. */
 void blackhole_fw_boot(void *opaque);
 
+/* "info tt" in the monitor, and the hang-report timer */
+void blackhole_monitor_init(TTBlackholeMachine *m);
+
 /* The "tt" qtest command: reach any core's view and any DRAM port. */
 void blackhole_qtest_register(TTBlackholeSoC *s);
 

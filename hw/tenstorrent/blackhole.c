@@ -230,6 +230,7 @@ static void blackhole_machine_init(MachineState *ms)
     qdev_realize(DEVICE(s), NULL, &error_fatal);
     qemu_add_vm_change_state_handler(blackhole_vm_state_change, s);
     blackhole_qtest_register(s);
+    blackhole_monitor_init(m);
     if (ms->firmware) {
         m->boot_notifier.notify = blackhole_register_boot;
         qemu_add_machine_init_done_notifier(&m->boot_notifier);
@@ -397,6 +398,11 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
     object_class_property_set_description(oc, "fw-ldm-images",
         "Override: L1 scratch addresses of the five LDM init images "
         "(brisc:ncrisc:trisc0:trisc1:trisc2)");
+    tt_add_override(oc, "hang-report",
+                    offsetof(TTBlackholeMachine, hang_report),
+                    "Print the chip summary to stderr when no core has run "
+                    "for this many seconds while a core polls, waits or a "
+                    "launch is pending (default 0: off)");
     tt_add_override(oc, "fw-bank-table",
                     offsetof(TTBlackholeMachine, fw_bank_table),
                     "Override: L1 address of the bank-to-NOC table");

@@ -967,6 +967,94 @@ static const MemoryRegionOps tt_mopcfg_ops = {
     .valid.max_access_size = 4,
 };
 
+/* ------------------------------------------------- monitor and hangs -- */
+
+static const char *const tt_wait_kind_name[TT_WAIT_KINDS] = {
+    "a full instruction FIFO", "TTSync (thread draining)",
+    "its empty PC buffer", "a full PC buffer", "a PC buffer barrier",
+};
+
+/* What core @role waits on in the coprocessor, or NULL */
+const char *tt_tensix_core_wait(TTTensix *t, int role, int *thread)
+{
+    int k = qatomic_read(&t->wait_kind[role]);
+
+    *thread = t->wait_thread[role];
+    return k < 0 ? NULL : tt_wait_kind_name[k];
+}
+
+static void tt_tensix_dump_thread(TTTensix *t, int i, GString *out)
+{
+    TTTensixThread *th = &t->th[i];
+    TTTensixRwc *r = &th->rwc;
+
+    g_string_append_printf(out, "  thread %d: %u queued (%u pushed words), "
+                           "%" PRIu64 " executed, config state %d",
+                           i, th->count, th->pushes, th->executed,
+                           th->thread_cfg[0] & 1);
+    if (th->count) {
+        g_string_append_printf(out, ", next %s",
+                               tt_op_name(th->queue[th->head].insn));
+    }
+    if (th->latch.op) {
+        g_string_append_printf(out, ", gate held by %s (block 0x%03x, "
+                               "cond 0x%x, sems 0x%02x, stream %d >= %u)",
+                               tt_tensix_isa[th->latch.op].name,
+                               th->latch.block, th->latch.cond,
+                               th->latch.sems, th->latch.stream,
+                               th->latch.target);
+    }
+    g_string_append_printf(out, "\n    PC buffer %u words; RWC srca %u/%u "
+                           "srcb %u/%u dst %u/%u fidelity %u\n",
+                           th->pcbuf_count, r->srca, r->srca_cr, r->srcb,
+                           r->srcb_cr, r->dst, r->dst_cr, r->fidelity);
+    for (int u = 0; u < 3; u++) {
+        TTTensixAdc *a = &th->adc[u];
+
+        g_string_append_printf(out, "    ADC %s: ch0 x%u y%u z%u w%u, ch1 "
+                               "x%u y%u z%u w%u\n",
+                               u == 2 ? "pack" : u ? "unp1" : "unp0",
+                               a->val[0][0], a->val[0][1], a->val[0][2],
+                               a->val[0][3], a->val[1][0], a->val[1][1],
+                               a->val[1][2], a->val[1][3]);
+    }
+}
+
+void tt_tensix_dump(TTTensix *t, GString *out)
+{
+    QEMU_LOCK_GUARD(&t->lock);
+    g_string_append(out, "  semaphores (value/max):");
+    for (int i = 0; i < TT_TENSIX_SEMS; i++) {
+        g_string_append_printf(out, " %u/%u", t->sem_val[i], t->sem_max[i]);
+    }
+    g_string_append(out, "\n  mutexes:");
+    for (int m = 0; m < TT_TENSIX_MUTEXES; m++) {
+        if (m == 1) {
+            continue;           /* no mutex 1 on Blackhole */
+        }
+        if (t->mutex_owner[m]) {
+            g_string_append_printf(out, " %d:T%d", m, t->mutex_owner[m] - 1);
+        } else {
+            g_string_append_printf(out, " %d:free", m);
+        }
+    }
+    g_string_append_c(out, '\n');
+    for (int i = 0; i < TT_TENSIX_THREADS; i++) {
+        tt_tensix_dump_thread(t, i, out);
+    }
+}
+
+/* True if a thread holds instructions at its gate */
+bool tt_tensix_blocked(TTTensix *t)
+{
+    for (int i = 0; i < TT_TENSIX_THREADS; i++) {
+        if (qatomic_read(&t->th[i].count)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A stream register changed: a thread may be held by STREAMWAIT */
 void tt_tensix_stream_changed(void *opaque)
 {

@@ -83,6 +83,12 @@ struct TTBlackholeMachine {
     int64_t fw_num_l1_banks;
     bool spin_park;
     bool deterministic;
+    int64_t hang_report;        /* seconds, 0: off */
+
+    /* hang report (blackhole-monitor.c) */
+    struct QEMUTimer *hang_timer;
+    int64_t hang_since;
+    bool hang_reported;
 };
 
 #endif

@@ -136,6 +136,13 @@ struct TTTensix {
  */
 bool tt_thcon_execute(TTTensix *t, int thread, uint32_t w);
 
+/* Monitor: append the coprocessor's state (semaphores, threads) */
+void tt_tensix_dump(TTTensix *t, GString *out);
+/* What core @role waits on in the coprocessor (and on which thread) */
+const char *tt_tensix_core_wait(TTTensix *t, int role, int *thread);
+/* True if some thread holds instructions at its gate */
+bool tt_tensix_blocked(TTTensix *t);
+
 /* A stream register changed: re-run a thread held by STREAMWAIT */
 void tt_tensix_stream_changed(void *opaque);
 

@@ -44,6 +44,18 @@
 #define B_ALL       0x1ffu
 #define TT_INCRWC(cr, d, b, a) \
     TT_OP(0x38, (cr) << 18 | (d) << 14 | (b) << 10 | (a) << 6)
+/* address counters: mask bit 0 unpacker 0, 1 unpacker 1, 2 packers */
+#define TT_SETADCXX(mask, x1, x0) TT_OP(0x5e, (mask) << 21 | (x1) << 10 | (x0))
+#define TT_ADC_XYZW(op, mask, c1b, c1a, c0b, c0a, bits) \
+    TT_OP(op, (mask) << 21 | (c1b) << 15 | (c1a) << 12 | (c0b) << 9 | \
+          (c0a) << 6 | (bits))
+#define TT_SETADCXY     0x51
+#define TT_INCADCXY     0x52
+#define TT_ADDRCRZW     0x56
+#define TT_SETADC(mask, ch, dim, v) \
+    TT_OP(0x50, (mask) << 21 | (ch) << 20 | (dim) << 18 | (v))
+#define TT_SETRWC(cr, d, b, a, bits) \
+    TT_OP(0x37, (cr) << 18 | (d) << 14 | (b) << 10 | (a) << 6 | (bits))
 /* GPR res = GPR a OP GPR b; mode for BITWOP/SHIFT/CMP */
 #define TT_DMAREG(op, mode, res, b, a) \
     TT_OP(op, (mode) << 18 | (res) << 12 | (b) << 6 | (a))

@@ -2,7 +2,9 @@
  * Blackhole "info tt" and the hang report, on a tile in a known state:
  * tests/firmware/hang-test.c deadlocks TRISC0 behind a SEMWAIT nothing
  * posts (then in a TTSync load), parks TRISC1 on a flag, holds mutex 2 in
- * thread 2 and leaves CB stream 3 at 7 acked / 9 received.
+ * thread 2, runs thread 2's address counter and register window
+ * instructions to values worked out by hand (hang-test.c) and leaves CB
+ * stream 3 at 7 acked / 9 received.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -33,7 +35,8 @@ static void test_info_tt(void)
     QTestState *q = qtest_initf("-M blackhole,firmware=%s/hang-test.elf,"
                                 ONE_COLUMN " -accel tcg", tt_firmware_dir());
     g_autofree char *sum = info_until(q, "info tt", "1 blocked");
-    g_autofree char *tile = info_until(q, "info tt 1 2", "parked");
+    g_autofree char *parked = info_until(q, "info tt 1 2", "parked");
+    g_autofree char *tile = info_until(q, "info tt 1 2", "8 executed");
     g_autofree char *none = qtest_hmp(q, "info tt 0 0");
 
     g_assert_nonnull(strstr(sum, "Blackhole P150, 10 tiles: 0 busy, 9 idle, "
@@ -49,6 +52,15 @@ static void test_info_tt(void)
     g_assert_nonnull(strstr(tile, "2:T2"));            /* mutex 2 */
     g_assert_nonnull(strstr(tile, "CB streams (tiles acked/received): "
                             "3:7/9"));
+    /* thread 2's counters (the only thread that set any) */
+    g_assert_nonnull(strstr(tile, "RWC srca 5/3 srcb 3/2 dst 9/9 "
+                            "fidelity 0"));
+    g_assert_nonnull(strstr(tile, "ADC unp0: ch0 x69 y0 z0 w0, ch1 x291 y0 "
+                            "z0 w0"));
+    g_assert_nonnull(strstr(tile, "ADC unp1: ch0 x0 y0 z3 w4, ch1 x0 y341 "
+                            "z0 w0"));
+    g_assert_nonnull(strstr(tile, "ADC pack: ch0 x13 y7 z0 w0, ch1 x3 y4 "
+                            "z0 w0"));
     g_assert_nonnull(strstr(none, "no Tensix tile at physical (0, 0)"));
     qtest_quit(q);
 }

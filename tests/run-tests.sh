@@ -58,6 +58,10 @@ else
     echo "gdb: SKIP: gdb-multiarch not installed (scripts/install-deps.sh)"
 fi
 
+# Trace events through the log and simple backends
+python3 "$src/tests/tracing/trace-test.py" "$B" "$src" > "$log/tracing.log" 2>&1
+count "$log/tracing.log" tracing $?
+
 # Tensix decoder against the ISA data file, through "tt disas"
 python3 "$src/tests/tensix/decode-test.py" "$B" "$src" \
     > "$log/tensix-decode.log" 2>&1

@@ -351,6 +351,10 @@ static bool tt_execute(TTTensix *t, int thread, uint32_t w)
                 trace_tt_tensix_stall(t->tile_x, t->tile_y, thread, "ATGETM");
                 return false;
             }
+            if (!*owner) {
+                trace_tt_tensix_mutex(t->tile_x, t->tile_y, thread,
+                                      tt_atgetm_mutex_index(w), true);
+            }
             *owner = thread + 1;
         }
         break;
@@ -358,6 +362,8 @@ static bool tt_execute(TTTensix *t, int thread, uint32_t w)
         if (tt_mutex_valid(t, tt_atrelm_mutex_index(w)) &&
             t->mutex_owner[tt_atrelm_mutex_index(w)] == thread + 1) {
             t->mutex_owner[tt_atrelm_mutex_index(w)] = 0;
+            trace_tt_tensix_mutex(t->tile_x, t->tile_y, thread,
+                                  tt_atrelm_mutex_index(w), false);
         }
         break;
     case TT_OP_SETC16:

@@ -37,7 +37,16 @@ $(BUILD)/tt-demo-checksum: tools/tt-demo-checksum.c
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -o $@ $<
 
-check: deps all
+# the vfio-user client QEMU of the guest Linux test (tests/guest/)
+X86_BUILD = $(BUILD)/qemu-x86
+$(X86_BUILD)/build.ninja: $(BUILD)/config.mk
+	./configure --builddir=$(BUILD) --x86-client
+
+x86-client: $(X86_BUILD)/build.ninja
+	@./scripts/overlay.sh $(CURDIR) $(QEMU_SRC)
+	ninja -C $(X86_BUILD) qemu-system-x86_64
+
+check: deps all x86-client
 	@tests/run-tests.sh $(BUILD)
 
 demo: deps all
@@ -55,4 +64,4 @@ $(BUILD)/tt-bench-ref: tools/tt-bench-ref.c
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps qemu firmware check demo bench clean
+.PHONY: all deps qemu firmware check demo bench clean x86-client

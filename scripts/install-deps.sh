@@ -10,7 +10,7 @@ cache=${TT_DEP_CACHE:-$here/../shared/cache}
 pkgs="build-essential xz-utils python3 libglib2.0-dev libfdt-dev
 device-tree-compiler libjson-c-dev libcmocka-dev ninja-build pkg-config
 python3-venv python3-setuptools python3-yaml gcc-riscv64-unknown-elf
-binutils-riscv64-unknown-elf gdb-multiarch"
+binutils-riscv64-unknown-elf gdb-multiarch cpio"
 
 missing=""
 for p in $pkgs; do

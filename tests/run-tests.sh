@@ -58,6 +58,16 @@ else
     echo "gdb: SKIP: gdb-multiarch not installed (scripts/install-deps.sh)"
 fi
 
+# The chip as a PCIe function of a Linux guest, over vfio-user
+sh "$src/tests/guest/guest-test.sh" "$src" "$B" > "$log/guest.log" 2>&1
+rc=$?
+if grep -q '^1\.\.0 # SKIP' "$log/guest.log"; then
+    echo "guest: $(head -1 "$log/guest.log")"
+else
+    count "$log/guest.log" guest $rc
+fi
+grep '^# tt-kmd part skipped' "$log/guest.log" | sed 's/^# /guest: /'
+
 # Trace events through the log and simple backends
 python3 "$src/tests/tracing/trace-test.py" "$B" "$src" > "$log/tracing.log" 2>&1
 count "$log/tracing.log" tracing $?

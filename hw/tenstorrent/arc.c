@@ -148,7 +148,7 @@ static uint32_t tt_arc_message(TTArc *s, int q, const uint32_t *req)
 {
     uint32_t code = req[0] & 0xff;
 
-    trace_tt_arc_message(q, code, req[1], req[2]);
+    trace_tt_arc_message(q, req[0], req[1], req[2]);
     switch (code) {
     case MSG_AICLK_GO_BUSY:
     case MSG_AICLK_GO_LONG_IDLE:

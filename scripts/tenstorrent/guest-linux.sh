@@ -71,6 +71,10 @@ if [ -f /lib/modules/tenstorrent.ko ]; then
     else
         echo "not ok 102 - /dev/tenstorrent/0 exists"
     fi
+    /tt-guest-test kmd | grep -v "^1\.\." | sed 's/^\(not \)\{0,1\}ok \([0-9]*\)/\1ok 11\2/'
+    cat /sys/class/tenstorrent/tenstorrent!0/tt_aiclk 2>/dev/null |
+        sed 's/^/# tt_aiclk (telemetry through tt-kmd): /'
+
 else
     echo "# tt-kmd part skipped: set TT_KMD_KO to a tenstorrent.ko built for the guest kernel"
 fi

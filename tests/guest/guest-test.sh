@@ -25,7 +25,8 @@ sock=$tmp/bh.sock
 trap 'kill $bhpid 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 
 "$bh" -M blackhole -display none -monitor none -serial none \
-    -object tt-vfio-user,id=vfu0,socket="$sock" > "$tmp/bh.log" 2>&1 &
+    -trace tt_arc_message -object tt-vfio-user,id=vfu0,socket="$sock" \
+    > "$tmp/bh.log" 2>&1 &
 bhpid=$!
 for i in $(seq 100); do
     [ -S "$sock" ] && break
@@ -45,6 +46,16 @@ timeout 300 "$x86" -accel tcg -m 512 -display none -nodefaults \
     > "$tmp/guest.log" 2>&1
 rc=$?
 grep -E '^(not )?ok |^1\.\.|^# ' "$tmp/guest.log"
+if [ -n "${TT_KMD_KO:-}" ]; then
+    # tt-kmd's probe: ASIC_STATE0, SET_WDT_TIMEOUT and the power message
+    for m in 0xa0 0xc1 0xf21; do
+        if grep -q "tt_arc_message queue 0 message $m " "$tmp/bh.log"; then
+            echo "ok - ARC queue 0 got tt-kmd's message $m"
+        else
+            echo "not ok - ARC queue 0 got tt-kmd's message $m"
+        fi
+    done
+fi
 if ! grep -q "guest: done" "$tmp/guest.log"; then
     echo "not ok 99 - the guest ran to the end (exit $rc)"
     tail -30 "$tmp/guest.log" | sed 's/^/# /'

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -119,9 +120,81 @@ static void tlb_2m(volatile uint32_t *cfg, int n, uint64_t addr, int x, int y)
     cfg[n * 3 + 2] = 1u << 6;       /* strict ordering */
 }
 
-int main(void)
+/*
+ * tt-kmd's ioctl ABI (tenstorrent/tt-kmd ioctl.h, driver version 2; see
+ * host-pcie-and-arc.md 8): _IO(0xFA, n), one in/out buffer each.
+ */
+#define TT_IOCTL(n)     (((0xfa) << 8) | (n))
+struct tt_dev_info {
+    uint32_t in_size;
+    uint32_t out_size;
+    uint16_t vendor, device, sub_vendor, sub_id, bdf, dma_log2, domain, r;
+};
+struct tt_alloc_tlb {
+    uint64_t size, reserved;
+    uint32_t id, reserved0;
+    uint64_t mmap_uc, mmap_wc, reserved1;
+};
+struct tt_config_tlb {
+    uint32_t id, reserved;
+    uint64_t addr;
+    uint16_t x_end, y_end, x_start, y_start;
+    uint8_t noc, mcast, ordering, linked, static_vc, reserved0[3];
+    uint32_t reserved1[2];
+    uint64_t out_reserved;
+};
+
+/* With tt-kmd loaded: device info, and a TLB window it hands out */
+static void kmd_round_trip(void)
 {
-    char *dir = find_device();
+    struct tt_dev_info info = { .in_size = sizeof(info) - 4 };
+    struct tt_alloc_tlb tlb = { .size = 2 << 20 };
+    struct tt_config_tlb c = { 0 };
+    uint32_t free_id;
+    volatile uint32_t *w;
+    int fd = open("/dev/tenstorrent/0", O_RDWR);
+
+    ok(fd >= 0 && ioctl(fd, TT_IOCTL(0), &info) == 0 &&
+       info.vendor == 0x1e52 && info.device == 0xb140,
+       "tt-kmd GET_DEVICE_INFO: 1e52:b140");
+    ok(fd >= 0 && ioctl(fd, TT_IOCTL(11), &tlb) == 0,
+       "tt-kmd ALLOCATE_TLB of 2 MiB");
+    c.id = tlb.id;
+    c.addr = 0;
+    c.x_end = 1;
+    c.y_end = 2;
+    c.ordering = 1;
+    w = MAP_FAILED;
+    if (fd >= 0 && ioctl(fd, TT_IOCTL(13), &c) == 0) {
+        w = mmap(NULL, 2 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                 tlb.mmap_uc);
+    }
+    if (w != MAP_FAILED) {
+        w[0x20000 / 4] = 0x6b6d6401;
+    }
+    ok(w != MAP_FAILED && w[0x20000 / 4] == 0x6b6d6401,
+       "CONFIGURE_TLB to tile (1, 2) and a write/read through its mmap");
+    free_id = tlb.id;
+    if (w != MAP_FAILED) {
+        munmap((void *)w, 2 << 20);
+    }
+    ok(fd >= 0 && ioctl(fd, TT_IOCTL(12), &free_id) == 0,
+       "tt-kmd FREE_TLB");
+    if (fd >= 0) {
+        close(fd);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    char *dir;
+
+    if (argc > 1 && !strcmp(argv[1], "kmd")) {
+        kmd_round_trip();
+        printf("1..%d\n", n_test);
+        return 0;
+    }
+    dir = find_device();
     uint64_t size[6];
     volatile uint32_t *cfg, *niu, *win, *arc, *b4;
     int good = 1;

@@ -16,7 +16,7 @@ FW = $(BUILD)/firmware
 TT_QTESTS := $(shell sed -n '/^tt_qtests = \[/,/^]/p' \
                tests/qtest/tenstorrent/meson.build | grep -o "tt-[a-z0-9-]*-test")
 
-all: qemu firmware
+all: qemu firmware libttsim
 
 deps:
 	@./scripts/install-deps.sh
@@ -29,6 +29,10 @@ qemu: $(BUILD)/config.mk
 	@./scripts/overlay.sh $(CURDIR) $(QEMU_SRC)
 	ninja -C $(QEMU_BUILD) qemu-system-riscv32 \
 	    $(addprefix tests/qtest/,$(TT_QTESTS))
+
+# libttsim.so, a libttsim-ABI library driving the machine over vfio-user
+libttsim:
+	@$(MAKE) -s -C tools/libttsim O=$(abspath $(BUILD))/libttsim
 
 firmware: $(BUILD)/tt-demo-checksum
 	@$(MAKE) -s -C tests/firmware O=$(abspath $(FW))
@@ -64,4 +68,4 @@ $(BUILD)/tt-bench-ref: tools/tt-bench-ref.c
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps qemu firmware check demo bench clean x86-client
+.PHONY: all deps qemu firmware check demo bench clean x86-client libttsim

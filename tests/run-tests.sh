@@ -68,6 +68,15 @@ else
 fi
 grep '^# tt-kmd part skipped' "$log/guest.log" | sed 's/^# /guest: /'
 
+# libttsim.so: the ABI tt-umd loads, end to end against this machine
+(make -s -C "$src/tools/libttsim" O="$B/libttsim" check-symbols &&
+ echo "ok - libttsim.so exports exactly the ten libttsim_* functions" ||
+ echo "not ok - libttsim.so exports exactly the ten libttsim_* functions"
+ TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 300 \
+     "$B/libttsim/tt-libttsim-test" "$B/libttsim/libttsim.so") \
+    > "$log/libttsim.log" 2>&1
+count "$log/libttsim.log" libttsim $?
+
 # Trace events through the log and simple backends
 python3 "$src/tests/tracing/trace-test.py" "$B" "$src" > "$log/tracing.log" 2>&1
 count "$log/tracing.log" tracing $?

@@ -1,0 +1,417 @@
+/*
+ * Starting and stopping the emulator child process (see emu-launch.h).
+ *
+ * Why a launcher thread: PR_SET_PDEATHSIG fires when the *thread* that
+ * forked the child exits, not the process.  Hosts may call libttsim_init()
+ * from a short-lived thread, so the fork happens on a thread of our own
+ * that lives exactly as long as the child (it blocks in waitpid()).  When
+ * the host process dies, that thread dies with it and the kernel kills
+ * the emulator.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu-launch.h"
+
+#define EMU_DEFAULT_QEMU    "qemu-system-riscv32"
+#define EMU_DEFAULT_ARGS    "-M blackhole"
+#define EMU_SOCK_NAME       "bh.sock"
+#define EMU_TERM_GRACE_MS   5000
+
+/* Options we always add: no display, monitor or serial on our stdio */
+static const char *const emu_fixed_args[] = {
+    "-display", "none", "-monitor", "none", "-serial", "none", "-object",
+};
+
+/* ------------------------------------------------------ command line -- */
+
+/* Find @name on PATH, as execvp() would, but before fork() */
+static char *emu_find_binary(const char *name)
+{
+    const char *path = getenv("PATH");
+    char *copy, *dir, *save = NULL;
+
+    if (strchr(name, '/')) {
+        return access(name, X_OK) == 0 ? strdup(name) : NULL;
+    }
+    copy = strdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+    for (dir = strtok_r(copy, ":", &save); dir;
+         dir = strtok_r(NULL, ":", &save)) {
+        char *full;
+        struct stat st;
+
+        if (asprintf(&full, "%s/%s", *dir ? dir : ".", name) < 0) {
+            break;
+        }
+        if (stat(full, &st) == 0 && S_ISREG(st.st_mode) &&
+            access(full, X_OK) == 0) {
+            free(copy);
+            return full;
+        }
+        free(full);
+    }
+    free(copy);
+    return NULL;
+}
+
+/* QEMU option values separate keys with ','; a literal ',' is ",," */
+static char *emu_object_arg(const char *sock)
+{
+    static const char prefix[] = "tt-vfio-user,id=vfu0,socket=";
+    char *s = malloc(sizeof(prefix) + 2 * strlen(sock));
+    char *p;
+
+    if (!s) {
+        return NULL;
+    }
+    p = stpcpy(s, prefix);
+    for (; *sock; sock++) {
+        *p++ = *sock;
+        if (*sock == ',') {
+            *p++ = ',';
+        }
+    }
+    *p = '\0';
+    return s;
+}
+
+static void emu_free_argv(char **argv)
+{
+    if (argv) {
+        for (char **a = argv; *a; a++) {
+            free(*a);
+        }
+        free(argv);
+    }
+}
+
+/* Free an argv that may have holes (failed allocations) in its n slots */
+static void emu_free_argv_n(char **argv, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(argv[i]);
+    }
+    free(argv);
+}
+
+/* <qemu> <TT_EMU_ARGS split on blanks> <fixed options> <object> */
+static char **emu_build_argv(const char *qemu, const char *sock)
+{
+    const char *args = getenv("TT_EMU_ARGS");
+    size_t nfixed = sizeof(emu_fixed_args) / sizeof(emu_fixed_args[0]);
+    char *copy, *tok, *save = NULL;
+    char **argv;
+    size_t n = 0;
+
+    copy = strdup(args ? args : EMU_DEFAULT_ARGS);
+    /* At most one word per two characters, plus the rest */
+    argv = calloc(strlen(copy) / 2 + nfixed + 4, sizeof(*argv));
+    if (!copy || !argv) {
+        goto fail;
+    }
+    argv[n++] = strdup(qemu);
+    for (tok = strtok_r(copy, " \t\n", &save); tok;
+         tok = strtok_r(NULL, " \t\n", &save)) {
+        argv[n++] = strdup(tok);
+    }
+    for (size_t i = 0; i < nfixed; i++) {
+        argv[n++] = strdup(emu_fixed_args[i]);
+    }
+    argv[n++] = emu_object_arg(sock);
+    /* A NULL from any allocation shows up as a hole before the end */
+    for (size_t i = 0; i < n; i++) {
+        if (!argv[i]) {
+            goto fail;
+        }
+    }
+    free(copy);
+    return argv;
+
+fail:
+    free(copy);
+    if (argv) {
+        emu_free_argv_n(argv, n);
+    }
+    return NULL;
+}
+
+/* $TMPDIR/libttsim.XXXXXX, or /tmp if that would make the socket too long */
+static int emu_make_tmpdir(EmuChild *e)
+{
+    const char *base = getenv("TMPDIR");
+    size_t need = strlen("/libttsim.XXXXXX/" EMU_SOCK_NAME) + 1;
+
+    if (!base || !*base || strlen(base) + need > sizeof(e->sock)) {
+        base = "/tmp";
+    }
+    snprintf(e->tmpdir, sizeof(e->tmpdir), "%s/libttsim.XXXXXX", base);
+    if (!mkdtemp(e->tmpdir)) {
+        fprintf(stderr, "libttsim: cannot create a directory %s: %s\n",
+                e->tmpdir, strerror(errno));
+        e->tmpdir[0] = '\0';
+        return -1;
+    }
+    /* Cannot overflow: base was checked above */
+    if (snprintf(e->sock, sizeof(e->sock), "%s/%s", e->tmpdir,
+                 EMU_SOCK_NAME) >= (int)sizeof(e->sock)) {
+        rmdir(e->tmpdir);
+        e->tmpdir[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- child -- */
+
+/*
+ * Runs in the forked child of a possibly multi-threaded process: only
+ * async-signal-safe calls until execv().
+ */
+static void emu_child(EmuChild *e, int err_fd)
+{
+    sigset_t none;
+    int fd, err;
+
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+
+    /* Own process group: libttsim_exit() signals QEMU and its children */
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != e->parent) {
+        _exit(127);             /* the host died before prctl() took */
+    }
+
+    /* QEMU's stdout would mix with the host's (a TAP stream, say) */
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    fd = open("/dev/null", O_RDONLY);
+    if (fd >= 0) {
+        dup2(fd, STDIN_FILENO);
+        if (fd != STDIN_FILENO) {
+            close(fd);
+        }
+    }
+
+    execv(e->argv[0], e->argv);
+    err = errno;
+    if (write(err_fd, &err, sizeof(err)) < 0) {
+        /* nothing more we can do; the parent sees a bare exit */
+    }
+    _exit(127);
+}
+
+static void *emu_launcher(void *opaque)
+{
+    EmuChild *e = opaque;
+    int pipefd[2], err = 0, status = 0;
+    pid_t pid = -1;
+
+    /* CLOEXEC pipe: EOF on it means execv() succeeded */
+    if (pipe2(pipefd, O_CLOEXEC) == 0) {
+        pid = fork();
+        if (pid == 0) {
+            emu_child(e, pipefd[1]);
+        }
+        err = errno;
+        close(pipefd[1]);
+        if (pid > 0 && read(pipefd[0], &err, sizeof(err)) != sizeof(err)) {
+            err = 0;
+        }
+        close(pipefd[0]);
+    } else {
+        err = errno;
+    }
+
+    pthread_mutex_lock(&e->lock);
+    e->pid = pid;
+    e->exec_errno = err;
+    e->forked = true;
+    e->exited = pid < 0;
+    pthread_cond_broadcast(&e->cond);
+    pthread_mutex_unlock(&e->lock);
+    if (pid < 0) {
+        return NULL;
+    }
+
+    /*
+     * ECHILD: the host has SIGCHLD ignored (or reaped for us); either way
+     * the child is gone.
+     */
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        continue;
+    }
+
+    pthread_mutex_lock(&e->lock);
+    e->exited = true;
+    e->status = status;
+    pthread_cond_broadcast(&e->cond);
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+/* -------------------------------------------------------------- API -- */
+
+int emu_start(EmuChild *e)
+{
+    const char *name = getenv("TT_EMU_QEMU");
+    char *qemu;
+    sigset_t all, old;
+    int ret;
+
+    memset(e, 0, sizeof(*e));
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_cond_init(&e->cond, NULL);
+    e->parent = getpid();
+
+    if (!name || !*name) {
+        name = EMU_DEFAULT_QEMU;
+    }
+    qemu = emu_find_binary(name);
+    if (!qemu) {
+        fprintf(stderr, "libttsim: cannot find the emulator '%s' (set "
+                "TT_EMU_QEMU to its path, or TT_EMU_SOCKET to the socket "
+                "of a running one)\n", name);
+        return -1;
+    }
+    if (emu_make_tmpdir(e) < 0) {
+        free(qemu);
+        return -1;
+    }
+    e->argv = emu_build_argv(qemu, e->sock);
+    free(qemu);
+    if (!e->argv) {
+        fprintf(stderr, "libttsim: out of memory\n");
+        return -1;
+    }
+
+    /* The launcher thread must not take the host's signals */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    ret = pthread_create(&e->thread, NULL, emu_launcher, e);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (ret) {
+        fprintf(stderr, "libttsim: cannot create a thread: %s\n",
+                strerror(ret));
+        return -1;
+    }
+    e->have_thread = true;
+
+    pthread_mutex_lock(&e->lock);
+    while (!e->forked) {
+        pthread_cond_wait(&e->cond, &e->lock);
+    }
+    ret = e->exec_errno;
+    pthread_mutex_unlock(&e->lock);
+    if (ret) {
+        fprintf(stderr, "libttsim: cannot start %s: %s\n", e->argv[0],
+                strerror(ret));
+        return -1;
+    }
+    return 0;
+}
+
+bool emu_exited(EmuChild *e, int *status)
+{
+    bool gone;
+
+    pthread_mutex_lock(&e->lock);
+    gone = e->exited;
+    *status = e->status;
+    pthread_mutex_unlock(&e->lock);
+    return gone;
+}
+
+void emu_describe_status(int status, char *buf, size_t len)
+{
+    if (WIFEXITED(status)) {
+        snprintf(buf, len, "exit code %d", WEXITSTATUS(status));
+    } else if (WIFSIGNALED(status)) {
+        snprintf(buf, len, "signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    } else {
+        snprintf(buf, len, "wait status 0x%x", status);
+    }
+}
+
+/* The group may not exist yet if the child has not run setpgid() */
+static void emu_signal(EmuChild *e, int sig)
+{
+    if (kill(-e->pid, sig) < 0) {
+        kill(e->pid, sig);
+    }
+}
+
+/* Wait until the launcher reaped the child, at most @ms milliseconds */
+static bool emu_wait_exit(EmuChild *e, int ms)
+{
+    struct timespec until;
+    bool gone;
+
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&e->lock);
+    while (!e->exited &&
+           pthread_cond_timedwait(&e->cond, &e->lock, &until) == 0) {
+        continue;
+    }
+    gone = e->exited;
+    pthread_mutex_unlock(&e->lock);
+    return gone;
+}
+
+void emu_remove_tmpdir(EmuChild *e)
+{
+    if (e->tmpdir[0]) {
+        unlink(e->sock);
+        if (rmdir(e->tmpdir) < 0 && errno != ENOENT) {
+            fprintf(stderr, "libttsim: cannot remove %s: %s\n", e->tmpdir,
+                    strerror(errno));
+        }
+        e->tmpdir[0] = '\0';
+    }
+}
+
+void emu_stop(EmuChild *e)
+{
+    if (e->have_thread) {
+        if (e->pid > 0 && !emu_wait_exit(e, 0)) {
+            emu_signal(e, SIGTERM);
+            if (!emu_wait_exit(e, EMU_TERM_GRACE_MS)) {
+                fprintf(stderr, "libttsim: the emulator ignored SIGTERM; "
+                        "killing it\n");
+                emu_signal(e, SIGKILL);
+            }
+        }
+        pthread_join(e->thread, NULL);
+        e->have_thread = false;
+    }
+    emu_remove_tmpdir(e);
+    emu_free_argv(e->argv);
+    e->argv = NULL;
+}
+
+void emu_abandon(EmuChild *e)
+{
+    /* Unlocked: we may be on our way out with the lock held elsewhere */
+    if (e->have_thread && e->pid > 0 && !e->exited) {
+        emu_signal(e, SIGKILL);
+    }
+    emu_remove_tmpdir(e);
+}

@@ -1,0 +1,69 @@
+/*
+ * Starting and stopping the emulator (QEMU with -M blackhole and a
+ * tt-vfio-user object) as a child of the process that loaded libttsim.
+ *
+ * Threads: emu_start() and emu_stop() are called under libttsim's lock; a
+ * private "launcher" thread forks the child and waits for it.  The fields
+ * the launcher thread writes are protected by EmuChild.lock.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef TT_EMU_LAUNCH_H
+#define TT_EMU_LAUNCH_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+typedef struct EmuChild {
+    char **argv;                /* NULL-terminated, argv[0] a full path */
+    char tmpdir[PATH_MAX];      /* private directory for the socket */
+    char sock[108];             /* sizeof(sockaddr_un.sun_path) */
+    pid_t parent;               /* our pid, for the child's orphan check */
+    pthread_t thread;
+    bool have_thread;
+
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool forked;                /* the launcher has forked (or failed to) */
+    pid_t pid;                  /* child pid, 0 before, -1 if fork failed */
+    int exec_errno;             /* why execv() failed, 0 if it did not */
+    bool exited;                /* the child has been reaped */
+    int status;                 /* its wait status */
+} EmuChild;
+
+/*
+ * Create the temporary directory, resolve the QEMU binary (TT_EMU_QEMU or
+ * qemu-system-riscv32 on PATH), build its command line (TT_EMU_ARGS, then
+ * the fixed options and the tt-vfio-user object) and start it.
+ * Returns 0, or -1 after printing why.
+ */
+int emu_start(EmuChild *e);
+
+/*
+ * Remove the socket and its directory once connected: the connection
+ * stays up, and nothing is left behind even if the host is killed.
+ */
+void emu_remove_tmpdir(EmuChild *e);
+
+/* Has the child exited?  Fills *@status with its wait status if so. */
+bool emu_exited(EmuChild *e, int *status);
+
+/* Describe a wait status for an error message ("exit code 1", ...) */
+void emu_describe_status(int status, char *buf, size_t len);
+
+/*
+ * Stop the child if it still runs (SIGTERM to its process group, SIGKILL
+ * after a grace period), reap it and remove the temporary directory.
+ */
+void emu_stop(EmuChild *e);
+
+/*
+ * Last-resort cleanup when the library is unloaded or the process exits
+ * without libttsim_exit(): kill the child's group and remove the
+ * directory, without waiting or locking.
+ */
+void emu_abandon(EmuChild *e);
+
+#endif

@@ -1,0 +1,755 @@
+/*
+ * libttsim.so for the QEMU Blackhole machine: the libttsim C ABI that
+ * tt-umd, tt-metal and blackhole-py load with dlopen(), implemented as a
+ * vfio-user client of QEMU's tt-vfio-user object.
+ *
+ * The chip runs inside QEMU on its own threads; this library only
+ * forwards PCIe accesses.  What it adds on top of the wire protocol:
+ *  - ttsim's BAR "physical addresses" (libttsim-abi.md 5): hosts compute
+ *    paddr = BAR base from config space + offset, so the BAR registers
+ *    report ttsim's fixed bases and paddrs are decoded back to regions;
+ *  - device-to-host DMA through the server's "host DMA mailbox" region,
+ *    polled here so that the host's callbacks run on the thread that is
+ *    inside a libttsim call, as ttsim guarantees (libttsim-abi.md 4);
+ *  - tile_rd/wr_bytes through a BAR0 TLB window (ttsim aborts on BH).
+ *
+ * Environment:
+ *   TT_EMU_SOCKET   connect to this vfio-user socket instead of starting
+ *                   QEMU
+ *   TT_EMU_QEMU     QEMU binary (default qemu-system-riscv32 on PATH)
+ *   TT_EMU_ARGS     machine options, split on blanks (default -M blackhole)
+ *   TT_EMU_TIMEOUT  seconds to wait for the server (default 30)
+ *   TT_EMU_DMA_REGION  index of the mailbox region (default: region 8 or
+ *                   9, whichever has the mailbox's size)
+ *   TT_EMU_DEBUG    1: trace every vfio-user message on stderr
+ *
+ * Threads: every exported function takes tts.lock for its whole duration
+ * (tt-umd serialises calls too, but other hosts may not).  DMA callbacks
+ * run with the lock held; a callback calling back into the library is
+ * reported and aborts rather than deadlocking.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emu-launch.h"
+#include "libttsim.h"
+#include "vfu-client.h"
+
+#define TTS_EXPORT __attribute__((visibility("default")))
+
+#define TTS_DEFAULT_TIMEOUT_S   30
+
+/* PCI config space (PCI Local Bus Specification 3.0, 6.2.5.1) */
+#define PCI_BAR_FIRST           0x10
+#define PCI_BAR_END             0x28    /* BAR0..BAR5 dwords */
+#define PCI_BAR_MEM_TYPE_64     0x4     /* bits 2:1 = 10b: 64-bit memory */
+
+/*
+ * Host DMA mailbox, a device-specific region of the tt-vfio-user server
+ * (hw/tenstorrent/vfio-user.c).  Little-endian registers.
+ */
+#define MBOX_CTRL               0x00    /* W: 1 enable, 0 disable */
+#define MBOX_STATUS             0x04    /* R: 1 while a request is pending */
+#define MBOX_DIR                0x08    /* R: 0 device reads host memory */
+#define MBOX_LEN                0x0c    /* R: bytes, <= MBOX_DATA_SIZE */
+#define MBOX_ADDR               0x10    /* R: 64-bit host address */
+#define MBOX_DONE               0x18    /* W: 1 when served */
+#define MBOX_DATA               0x1000
+#define MBOX_DATA_SIZE          0x10000
+#define MBOX_SIZE               (MBOX_DATA + MBOX_DATA_SIZE)
+#define MBOX_DIR_TO_DEVICE      0       /* copy host memory into DATA */
+#define MBOX_DIR_TO_HOST        1       /* copy DATA into host memory */
+
+/*
+ * The BAR0 TLB window used by tile_rd/wr_bytes: 2 MiB windows, the
+ * configuration of window n at BAR0 0x1FC00000 + 12 n (host-pcie-and-arc.md
+ * 4 and 7.2).  Window 201 belongs to tt-kmd; 200 is the last one left.
+ */
+#define TLB_CFG_BASE            0x1fc00000u
+#define TLB_CFG_STRIDE          12
+#define TLB_2M_SHIFT            21
+#define TLB_2M_SIZE             (1u << TLB_2M_SHIFT)
+#define TLB_TILE_WINDOW         200
+#define TLB_COORD_MAX           64      /* 6-bit x_end / y_end */
+#define TLB_ORDERING_STRICT     (1u << 6)   /* high word bits 7:6 = 1 */
+
+typedef struct TTSimBar {
+    uint64_t base;              /* ttsim's BAR physical base */
+    uint64_t size;
+    uint32_t region;            /* vfio-user region index */
+} TTSimBar;
+
+/* libttsim-abi.md 5: BAR0, BAR2, BAR4, in config-space order */
+static const TTSimBar tts_bars[] = {
+    { LIBTTSIM_BAR0_BASE, LIBTTSIM_BAR0_SIZE, VFU_REGION_BAR0 },
+    { LIBTTSIM_BAR2_BASE, LIBTTSIM_BAR2_SIZE, VFU_REGION_BAR2 },
+    { LIBTTSIM_BAR4_BASE, LIBTTSIM_BAR4_SIZE, VFU_REGION_BAR4 },
+};
+#define TTS_NUM_BARS    (sizeof(tts_bars) / sizeof(tts_bars[0]))
+
+typedef struct TTSim {
+    pthread_mutex_t lock;
+    bool initialised;           /* libttsim_init() has run, ever */
+    bool running;               /* between libttsim_init() and _exit() */
+    bool spawned;               /* we started QEMU (emu is valid) */
+    VfuClient vfu;
+    EmuChild emu;
+
+    libttsim_dma_rd_fn dma_rd;
+    libttsim_dma_wr_fn dma_wr;
+    int mbox_region;            /* -1: the server has no mailbox */
+    bool mbox_on;
+    uint8_t mbox_buf[MBOX_DATA_SIZE];
+
+    uint32_t cfg_size;          /* config space region size */
+    uint32_t bar_sizing;        /* BAR dwords last written with ~0 */
+
+    bool tlb_valid;             /* tlb_cfg is what window 200 holds */
+    uint32_t tlb_cfg[3];
+} TTSim;
+
+static TTSim tts = {
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .mbox_region = -1,
+};
+
+/* Set while this thread is inside an exported function */
+static _Thread_local bool tts_inside;
+
+/* ------------------------------------------------------------ helpers -- */
+
+static void tts_enter(const char *fn)
+{
+    if (tts_inside) {
+        fprintf(stderr, "libttsim: %s() called from inside another libttsim "
+                "call (from a DMA callback?); the library is not "
+                "reentrant\n", fn);
+        abort();
+    }
+    pthread_mutex_lock(&tts.lock);
+    tts_inside = true;
+}
+
+static void tts_leave(void)
+{
+    tts_inside = false;
+    pthread_mutex_unlock(&tts.lock);
+}
+
+/* The ABI has no error returns: like ttsim, stop the process loudly */
+static void __attribute__((noreturn)) tts_fatal(void)
+{
+    if (tts.spawned) {
+        int status;
+
+        if (emu_exited(&tts.emu, &status)) {
+            char why[64];
+
+            emu_describe_status(status, why, sizeof(why));
+            fprintf(stderr, "libttsim: the emulator has exited (%s)\n", why);
+        }
+        emu_abandon(&tts.emu);
+    }
+    fprintf(stderr, "libttsim: fatal error, aborting\n");
+    abort();
+}
+
+static void tts_require_running(const char *fn)
+{
+    if (!tts.running) {
+        fprintf(stderr, "libttsim: %s() called %s\n", fn,
+                tts.initialised ? "after libttsim_exit()" :
+                "before libttsim_init()");
+        abort();
+    }
+}
+
+/*
+ * A vfio-user result: -EREMOTEIO (the server refused one access) is an
+ * error of that access only; anything else means the emulator is gone.
+ */
+static bool tts_check(int ret, const char *what)
+{
+    if (ret == 0) {
+        return true;
+    }
+    if (ret != -EREMOTEIO) {
+        fprintf(stderr, "libttsim: lost the emulator during %s: %s\n", what,
+                strerror(-ret));
+        tts_fatal();
+    }
+    return false;
+}
+
+/* ------------------------------------------------------- DMA mailbox -- */
+
+/* Mailbox accesses must succeed: a failure leaves the device waiting */
+static void tts_mbox_rw(bool write, uint64_t off, void *buf, uint32_t len)
+{
+    int ret = write ?
+        vfu_client_write(&tts.vfu, tts.mbox_region, off, buf, len) :
+        vfu_client_read(&tts.vfu, tts.mbox_region, off, buf, len);
+
+    if (ret < 0) {
+        fprintf(stderr, "libttsim: host DMA mailbox %s at 0x%llx failed: "
+                "%s\n", write ? "write" : "read", (unsigned long long)off,
+                strerror(-ret));
+        tts_fatal();
+    }
+}
+
+static uint32_t tts_mbox_rd32(uint64_t off)
+{
+    uint32_t v;
+
+    tts_mbox_rw(false, off, &v, sizeof(v));
+    return v;
+}
+
+static void tts_mbox_wr32(uint64_t off, uint32_t v)
+{
+    tts_mbox_rw(true, off, &v, sizeof(v));
+}
+
+/* Serve one pending request: move the data, then say DONE */
+static void tts_dma_serve_one(void)
+{
+    uint32_t dir = tts_mbox_rd32(MBOX_DIR);
+    uint32_t len = tts_mbox_rd32(MBOX_LEN);
+    uint64_t addr;
+
+    tts_mbox_rw(false, MBOX_ADDR, &addr, sizeof(addr));
+    if (len > MBOX_DATA_SIZE ||
+        (dir != MBOX_DIR_TO_DEVICE && dir != MBOX_DIR_TO_HOST)) {
+        fprintf(stderr, "libttsim: bad host DMA request from the emulator: "
+                "dir %u len 0x%x addr 0x%llx\n", dir, len,
+                (unsigned long long)addr);
+        tts_fatal();
+    }
+    if (len > 0 && dir == MBOX_DIR_TO_DEVICE) {
+        tts.dma_rd(addr, tts.mbox_buf, len);
+        tts_mbox_rw(true, MBOX_DATA, tts.mbox_buf, len);
+    } else if (len > 0) {
+        tts_mbox_rw(false, MBOX_DATA, tts.mbox_buf, len);
+        tts.dma_wr(addr, tts.mbox_buf, len);
+    }
+    tts_mbox_wr32(MBOX_DONE, 1);
+}
+
+/*
+ * Called at the start and end of every BAR access and in every clock:
+ * the only moments the host's callbacks may run (on the caller's thread).
+ */
+static void tts_dma_serve(void)
+{
+    if (!tts.mbox_on) {
+        return;
+    }
+    while (tts_mbox_rd32(MBOX_STATUS) != 0) {
+        tts_dma_serve_one();
+    }
+}
+
+/*
+ * The mailbox is a device-specific region; libvfio-user reserves index 9
+ * for migration, so the server uses 8 (the VGA index).  Accept either,
+ * recognised by its exact size, unless TT_EMU_DMA_REGION names one.
+ */
+static int tts_find_mailbox(void)
+{
+    static const uint32_t candidates[] = { VFU_REGION_VGA,
+                                           VFU_REGION_MIGRATION };
+    const char *env = getenv("TT_EMU_DMA_REGION");
+    uint32_t rw = VFU_REGION_FLAG_READ | VFU_REGION_FLAG_WRITE;
+
+    if (env && *env) {
+        unsigned idx = VFU_MAX_REGIONS;
+        const VfuRegionInfo *r;
+
+        sscanf(env, "%u", &idx);
+        r = vfu_client_region(&tts.vfu, idx);
+        if (!r || r->size != MBOX_SIZE || (r->flags & rw) != rw) {
+            fprintf(stderr, "libttsim: TT_EMU_DMA_REGION=%s is not a host "
+                    "DMA mailbox region\n", env);
+            return -1;
+        }
+        return idx;
+    }
+    for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+        const VfuRegionInfo *r = vfu_client_region(&tts.vfu, candidates[i]);
+
+        if (r && r->size == MBOX_SIZE && (r->flags & rw) == rw) {
+            return candidates[i];
+        }
+    }
+    return -1;
+}
+
+/* Route device-to-host traffic to us iff the host gave us callbacks */
+static void tts_mbox_update(void)
+{
+    bool want = tts.dma_rd && tts.dma_wr;
+
+    if (tts.mbox_region < 0) {
+        if (want) {
+            fprintf(stderr, "libttsim: warning: the emulator has no host DMA "
+                    "mailbox region; device-to-host DMA will fail\n");
+        }
+        return;
+    }
+    if (want != tts.mbox_on) {
+        tts_mbox_wr32(MBOX_CTRL, want);
+        tts.mbox_on = want;
+    }
+}
+
+/* ------------------------------------------------------ config space -- */
+
+/*
+ * BAR dwords 0x10-0x27 report ttsim's fixed bases as 64-bit
+ * non-prefetchable memory BARs, whatever the server says: hosts add
+ * offsets to these bases and hand the sums back to pci_mem_rd/wr_bytes.
+ * A dword written with all ones reads back the size mask, so that BAR
+ * sizing works.  BAR1/3/5 are the upper halves of BAR0/2/4.
+ */
+static uint32_t tts_bar_reg(uint32_t offset)
+{
+    uint32_t dword = (offset - PCI_BAR_FIRST) / 4;
+    const TTSimBar *b = &tts_bars[dword / 2];
+    uint64_t v;
+
+    v = (tts.bar_sizing & (1u << dword)) ? ~(b->size - 1) : b->base;
+    v |= PCI_BAR_MEM_TYPE_64;
+    return (dword & 1) ? (uint32_t)(v >> 32) : (uint32_t)v;
+}
+
+static bool tts_config_offset_ok(uint32_t offset, const char *fn)
+{
+    if ((offset & 3) || offset >= tts.cfg_size) {
+        fprintf(stderr, "libttsim: %s: bad config offset 0x%x (4-byte "
+                "aligned, below 0x%x)\n", fn, offset, tts.cfg_size);
+        return false;
+    }
+    return true;
+}
+
+static uint32_t tts_config_read(uint32_t bdf, uint32_t offset)
+{
+    uint32_t v;
+
+    /* One chip: bus 0, device 0, function 0; no device elsewhere */
+    if (bdf != 0 ||
+        !tts_config_offset_ok(offset, "libttsim_pci_config_rd32")) {
+        return UINT32_MAX;
+    }
+    if (offset >= PCI_BAR_FIRST && offset < PCI_BAR_END) {
+        return tts_bar_reg(offset);
+    }
+    if (!tts_check(vfu_client_read32(&tts.vfu, VFU_REGION_CONFIG, offset,
+                                     &v), "a config read")) {
+        return UINT32_MAX;
+    }
+    return v;
+}
+
+static void tts_config_write(uint32_t bdf, uint32_t offset, uint32_t data)
+{
+    if (bdf != 0 ||
+        !tts_config_offset_ok(offset, "libttsim_pci_config_wr32")) {
+        return;
+    }
+    if (offset >= PCI_BAR_FIRST && offset < PCI_BAR_END) {
+        uint32_t bit = 1u << ((offset - PCI_BAR_FIRST) / 4);
+
+        /* The bases are fixed by the ABI; only sizing is modelled */
+        tts.bar_sizing = data == UINT32_MAX ? tts.bar_sizing | bit :
+                                              tts.bar_sizing & ~bit;
+        return;
+    }
+    tts_check(vfu_client_write32(&tts.vfu, VFU_REGION_CONFIG, offset, data),
+              "a config write");
+}
+
+/* -------------------------------------------------------------- BARs -- */
+
+/* paddr -> (region, offset), for an access entirely inside one BAR */
+static bool tts_bar_decode(uint64_t paddr, uint32_t size, uint32_t *region,
+                           uint64_t *offset)
+{
+    for (size_t i = 0; i < TTS_NUM_BARS; i++) {
+        const TTSimBar *b = &tts_bars[i];
+        const VfuRegionInfo *r;
+        uint64_t off = paddr - b->base;
+
+        if (paddr < b->base || off >= b->size || size > b->size - off) {
+            continue;
+        }
+        r = vfu_client_region(&tts.vfu, b->region);
+        if (!r || off >= r->size || size > r->size - off) {
+            fprintf(stderr, "libttsim: access at 0x%llx (+%u) is beyond the "
+                    "0x%llx bytes the emulator has in BAR%u\n",
+                    (unsigned long long)paddr, size,
+                    (unsigned long long)(r ? r->size : 0), b->region);
+            return false;
+        }
+        *region = b->region;
+        *offset = off;
+        return true;
+    }
+    fprintf(stderr, "libttsim: access at 0x%llx (+%u bytes) is outside "
+            "BAR0 [0x%llx, +512 MiB), BAR2 [0x%llx, +1 MiB) and BAR4 [0x%llx, "
+            "+32 GiB)\n", (unsigned long long)paddr, size,
+            LIBTTSIM_BAR0_BASE, LIBTTSIM_BAR2_BASE, LIBTTSIM_BAR4_BASE);
+    return false;
+}
+
+/* A host write over window 200's configuration invalidates our copy */
+static void tts_note_bar0_write(uint64_t offset, uint32_t size)
+{
+    uint64_t cfg = TLB_CFG_BASE + TLB_TILE_WINDOW * TLB_CFG_STRIDE;
+
+    if (offset < cfg + TLB_CFG_STRIDE && offset + size > cfg) {
+        tts.tlb_valid = false;
+    }
+}
+
+/* One region access; a refused read returns all ones, as a bus would */
+static bool tts_region_rw(uint32_t region, uint64_t offset, void *buf,
+                          uint32_t size, bool write)
+{
+    bool ok;
+
+    if (write) {
+        ok = tts_check(vfu_client_write(&tts.vfu, region, offset, buf, size),
+                       "a BAR write");
+    } else {
+        ok = tts_check(vfu_client_read(&tts.vfu, region, offset, buf, size),
+                       "a BAR read");
+        if (!ok) {
+            memset(buf, 0xff, size);
+        }
+    }
+    return ok;
+}
+
+static void tts_mem_access(uint64_t paddr, void *buf, uint32_t size,
+                           bool write)
+{
+    uint32_t region;
+    uint64_t offset;
+
+    if (size == 0) {
+        return;
+    }
+    tts_dma_serve();
+    if (!tts_bar_decode(paddr, size, &region, &offset)) {
+        if (!write) {
+            memset(buf, 0xff, size);
+        }
+    } else {
+        if (write && region == VFU_REGION_BAR0) {
+            tts_note_bar0_write(offset, size);
+        }
+        tts_region_rw(region, offset, buf, size, write);
+    }
+    tts_dma_serve();
+}
+
+/* ------------------------------------------------------ tile access -- */
+
+/*
+ * Point window 200 at the 2 MiB-aligned @addr of tile (x, y): unicast,
+ * target in x_end/y_end with start = 0 (what ttsim requires), strict
+ * ordering.  Word layout: host-pcie-and-arc.md 7.2, "Word view, 2 MiB".
+ */
+static bool tts_tlb_point(uint32_t x, uint32_t y, uint64_t addr)
+{
+    uint64_t local = addr >> TLB_2M_SHIFT;
+    uint32_t cfg[3] = {
+        (uint32_t)local,
+        ((uint32_t)(local >> 32) & 0x7ff) | x << 11 | y << 17,
+        TLB_ORDERING_STRICT,
+    };
+    uint64_t base = TLB_CFG_BASE + TLB_TILE_WINDOW * TLB_CFG_STRIDE;
+
+    if (tts.tlb_valid && !memcmp(cfg, tts.tlb_cfg, sizeof(cfg))) {
+        return true;
+    }
+    /* Three 4-byte writes, low word first: ttsim accepts nothing else */
+    tts.tlb_valid = false;
+    for (int i = 0; i < 3; i++) {
+        if (!tts_check(vfu_client_write32(&tts.vfu, VFU_REGION_BAR0,
+                                          base + 4 * i, cfg[i]),
+                       "a TLB configuration write")) {
+            return false;
+        }
+    }
+    memcpy(tts.tlb_cfg, cfg, sizeof(cfg));
+    tts.tlb_valid = true;
+    return true;
+}
+
+static void tts_tile_access(uint32_t x, uint32_t y, uint64_t addr,
+                            uint8_t *buf, uint32_t size, bool write)
+{
+    bool ok = true;
+
+    if (x >= TLB_COORD_MAX || y >= TLB_COORD_MAX) {
+        fprintf(stderr, "libttsim: tile (%u, %u) is not a NOC coordinate\n",
+                x, y);
+        ok = false;
+    }
+    tts_dma_serve();
+    while (ok && size > 0) {
+        uint32_t off = addr & (TLB_2M_SIZE - 1);
+        uint32_t n = TLB_2M_SIZE - off < size ? TLB_2M_SIZE - off : size;
+
+        ok = tts_tlb_point(x, y, addr) &&
+             tts_region_rw(VFU_REGION_BAR0,
+                           (uint64_t)TLB_TILE_WINDOW * TLB_2M_SIZE + off,
+                           buf, n, write);
+        if (!ok) {
+            break;
+        }
+        addr += n;
+        buf += n;
+        size -= n;
+    }
+    if (!ok && !write) {
+        memset(buf, 0xff, size);
+    }
+    tts_dma_serve();
+}
+
+/* --------------------------------------------------------- lifecycle -- */
+
+static unsigned tts_timeout(void)
+{
+    const char *env = getenv("TT_EMU_TIMEOUT");
+    int v = env ? atoi(env) : 0;
+
+    return v > 0 ? v : TTS_DEFAULT_TIMEOUT_S;
+}
+
+static double tts_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Connect, retrying while the server starts (no socket, or not listening) */
+static void tts_connect(const char *path)
+{
+    unsigned timeout = tts_timeout();
+    double deadline = tts_now() + timeout;
+    struct timespec pause = { 0, 20 * 1000 * 1000 };
+    int status, ret;
+
+    for (;;) {
+        ret = vfu_client_connect(&tts.vfu, path);
+        if (ret == 0) {
+            return;
+        }
+        if (ret != -ENOENT && ret != -ECONNREFUSED) {
+            fprintf(stderr, "libttsim: cannot connect to %s: %s\n", path,
+                    strerror(-ret));
+            tts_fatal();
+        }
+        if (tts.spawned && emu_exited(&tts.emu, &status)) {
+            fprintf(stderr, "libttsim: the emulator stopped before serving "
+                    "%s; its messages are above\n", path);
+            tts_fatal();
+        }
+        if (tts_now() > deadline) {
+            fprintf(stderr, "libttsim: no vfio-user server on %s after %u "
+                    "s\n", path, timeout);
+            tts_fatal();
+        }
+        nanosleep(&pause, NULL);
+    }
+}
+
+static void tts_attach(void)
+{
+    const char *sock = getenv("TT_EMU_SOCKET");
+    const VfuRegionInfo *cfg;
+    const char *dbg = getenv("TT_EMU_DEBUG");
+
+    tts.vfu.debug = dbg && *dbg && strcmp(dbg, "0") != 0;
+    if (!sock || !*sock) {
+        tts.spawned = true;
+        if (emu_start(&tts.emu) < 0) {
+            emu_stop(&tts.emu);
+            tts.spawned = false;
+            tts_fatal();
+        }
+        sock = tts.emu.sock;
+    }
+    tts_connect(sock);
+    if (tts.spawned) {
+        emu_remove_tmpdir(&tts.emu);
+    }
+    if (vfu_client_set_timeout(&tts.vfu, tts_timeout()) < 0 ||
+        vfu_client_handshake(&tts.vfu) < 0 ||
+        vfu_client_set_timeout(&tts.vfu, 0) < 0) {
+        fprintf(stderr, "libttsim: cannot talk vfio-user with %s\n", sock);
+        tts_fatal();
+    }
+    cfg = vfu_client_region(&tts.vfu, VFU_REGION_CONFIG);
+    if (!cfg || cfg->size < 0x40) {
+        fprintf(stderr, "libttsim: the device on %s has no PCI config "
+                "space region\n", sock);
+        tts_fatal();
+    }
+    tts.cfg_size = cfg->size > 4096 ? 4096 : cfg->size;
+    tts.mbox_region = tts_find_mailbox();
+    tts_mbox_update();
+}
+
+TTS_EXPORT void libttsim_init(void)
+{
+    tts_enter(__func__);
+    if (tts.initialised) {
+        fprintf(stderr, "libttsim: libttsim_init() called twice; one device "
+                "per process (load a private copy of the library for "
+                "another)\n");
+        abort();
+    }
+    tts.initialised = true;
+    vfu_client_init(&tts.vfu);
+    tts_attach();
+    tts.running = true;
+    tts_leave();
+}
+
+TTS_EXPORT void libttsim_exit(void)
+{
+    tts_enter(__func__);
+    if (tts.running) {
+        /*
+         * Best effort: the emulator may already be gone, and a request
+         * still pending fails on its side once the mailbox is off.
+         */
+        if (tts.mbox_on) {
+            (void)vfu_client_write32(&tts.vfu, tts.mbox_region, MBOX_CTRL,
+                                     0);
+            tts.mbox_on = false;
+        }
+        vfu_client_close(&tts.vfu);
+        if (tts.spawned) {
+            emu_stop(&tts.emu);
+            tts.spawned = false;
+        }
+        tts.running = false;
+    }
+    tts_leave();
+}
+
+/* If the host never calls libttsim_exit(), do not leave QEMU behind */
+static void __attribute__((destructor)) tts_unload(void)
+{
+    if (tts.running && tts.spawned) {
+        emu_abandon(&tts.emu);
+    }
+}
+
+/* ------------------------------------------------------ exported ABI -- */
+
+/*
+ * ttsim wants the callbacks before libttsim_init(); later calls are
+ * accepted too and switch the mailbox on or off.
+ */
+TTS_EXPORT void libttsim_set_pci_dma_mem_callbacks(libttsim_dma_rd_fn rd,
+                                                   libttsim_dma_wr_fn wr)
+{
+    tts_enter(__func__);
+    tts.dma_rd = rd;
+    tts.dma_wr = wr;
+    if (tts.running) {
+        tts_mbox_update();
+    }
+    tts_leave();
+}
+
+TTS_EXPORT uint32_t libttsim_pci_config_rd32(uint32_t bdf, uint32_t offset)
+{
+    uint32_t v;
+
+    tts_enter(__func__);
+    tts_require_running(__func__);
+    v = tts_config_read(bdf, offset);
+    tts_leave();
+    return v;
+}
+
+TTS_EXPORT void libttsim_pci_config_wr32(uint32_t bdf, uint32_t offset,
+                                         uint32_t data)
+{
+    tts_enter(__func__);
+    tts_require_running(__func__);
+    tts_config_write(bdf, offset, data);
+    tts_leave();
+}
+
+TTS_EXPORT void libttsim_pci_mem_rd_bytes(uint64_t paddr, void *dst,
+                                          uint32_t size)
+{
+    tts_enter(__func__);
+    tts_require_running(__func__);
+    tts_mem_access(paddr, dst, size, false);
+    tts_leave();
+}
+
+TTS_EXPORT void libttsim_pci_mem_wr_bytes(uint64_t paddr, const void *src,
+                                          uint32_t size)
+{
+    tts_enter(__func__);
+    tts_require_running(__func__);
+    /* Only sent, never written to */
+    tts_mem_access(paddr, (void *)src, size, true);
+    tts_leave();
+}
+
+TTS_EXPORT void libttsim_tile_rd_bytes(uint32_t x, uint32_t y, uint64_t addr,
+                                       void *dst, uint32_t size)
+{
+    tts_enter(__func__);
+    tts_require_running(__func__);
+    tts_tile_access(x, y, addr, dst, size, false);
+    tts_leave();
+}
+
+TTS_EXPORT void libttsim_tile_wr_bytes(uint32_t x, uint32_t y, uint64_t addr,
+                                       const void *src, uint32_t size)
+{
+    tts_enter(__func__);
+    tts_require_running(__func__);
+    tts_tile_access(x, y, addr, (void *)src, size, true);
+    tts_leave();
+}
+
+/*
+ * The emulated chip runs on its own threads: a clock only gives pending
+ * device-to-host DMA its chance and lets the emulator's threads run.
+ */
+TTS_EXPORT void libttsim_clock(uint32_t n_clocks)
+{
+    (void)n_clocks;
+    tts_enter(__func__);
+    tts_require_running(__func__);
+    tts_dma_serve();
+    tts_leave();
+    sched_yield();
+}

@@ -1,0 +1,371 @@
+/*
+ * End-to-end test of libttsim.so against the emulated Blackhole chip:
+ *
+ *   tt-libttsim-test <path to libttsim.so>
+ *
+ * Loads the library like tt-umd (dlopen, nine dlsym() lookups, DMA
+ * callbacks, init), then checks the PCI identity and BAR bases, a TLB
+ * window onto a Tensix L1, ARC's boot status, the tile access calls and
+ * device-to-host DMA started by a tiny BRISC program (skipped with
+ * TT_TEST_NO_CORES=1, for servers without cores).
+ * The library starts QEMU itself unless TT_EMU_SOCKET names a running
+ * server (TT_EMU_QEMU, TT_EMU_ARGS: see libttsim.c).  Output is TAP.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <time.h>
+
+#include "tt-test.h"
+
+#define HOST_MEM_SIZE       (64u << 20)
+
+/* Tensix tile and L1 offset used for the window test */
+#define TEST_TILE_X         1
+#define TEST_TILE_Y         2
+#define TEST_L1_ADDR        0x10000
+#define TEST_L1_ADDR2       0x20000
+#define TEST_WINDOW         5
+#define ARC_WINDOW          6
+
+/* ARC tile, SCRATCH_RAM_2 = boot status (host-pcie-and-arc.md 9.2) */
+#define ARC_X               8
+#define ARC_Y               0
+#define ARC_BOOT_STATUS     0x80030408u
+#define ARC_BOOT_READY      5
+#define ARC_BOOT_WAIT_S     20
+
+/*
+ * Device-to-host DMA, driven by a few instructions on tile (1,2)'s BRISC:
+ * one NOC write from L1 to the PCIe tile and one NOC read back, through
+ * the outbound iATU (host-pcie-and-arc.md 6).
+ */
+#define NIU0                0xffb20000u     /* NOC0 NIU, command buffers */
+#define NIU_BUF(n)          ((n) << 11)
+#define NIU_TARG_LO         0x00
+#define NIU_TARG_MID        0x04
+#define NIU_TARG_HI         0x08
+#define NIU_RET_LO          0x0c
+#define NIU_RET_MID         0x10
+#define NIU_RET_HI          0x14
+#define NIU_CTRL            0x1c
+#define NIU_AT_LEN_BE       0x20
+#define NIU_CMD_CTRL        0x40
+#define NIU_CMD_WR          (1u << 1)
+#define NIU_CMD_RESP_MARKED (1u << 4)
+#define NOC_XY(x, y)        ((y) << 6 | (x))
+#define PCIE_XY             NOC_XY(19, 24)  /* translated PCIe tile */
+#define NOC_PCIE_IATU_MID   0x10000000u     /* address bit 60, high word */
+#define SOFT_RESET_0        0xffb121b0u
+#define SOFT_RESET_BRISC    (1u << 11)
+#define IATU_REGION0        0x1000          /* BAR2, tt-umd's layout */
+#define IATU_HOST_BASE      0x100000u       /* NOC 0 -> host 1 MiB */
+#define IATU_LIMIT          0xffffffu
+#define DMA_SRC_L1          0x40000         /* payload to the host */
+#define DMA_DST_L1          0x60000         /* what the core reads back */
+#define DMA_WR_LEN          0x4000          /* one NOC packet at most */
+#define DMA_WR_NOC          0x3000
+#define DMA_RD_LEN          0x1000
+#define DMA_RD_NOC          0x100000
+#define DMA_WAIT_S          20
+
+static uint8_t *host_mem;
+static unsigned dma_bad;
+static unsigned dma_calls;
+
+/* Host memory as the device sees it: addresses 0 .. 64 MiB */
+static void dma_rd(uint64_t paddr, void *dst, uint32_t size)
+{
+    dma_calls++;
+    if (paddr >= HOST_MEM_SIZE || size > HOST_MEM_SIZE - paddr) {
+        printf("# DMA read outside host memory: 0x%llx +%u\n",
+               (unsigned long long)paddr, size);
+        dma_bad++;
+        memset(dst, 0, size);
+        return;
+    }
+    memcpy(dst, host_mem + paddr, size);
+}
+
+static void dma_wr(uint64_t paddr, const void *src, uint32_t size)
+{
+    dma_calls++;
+    if (paddr >= HOST_MEM_SIZE || size > HOST_MEM_SIZE - paddr) {
+        printf("# DMA write outside host memory: 0x%llx +%u\n",
+               (unsigned long long)paddr, size);
+        dma_bad++;
+        return;
+    }
+    memcpy(host_mem + paddr, src, size);
+}
+
+static uint64_t bar_base(const TTSimApi *api, uint32_t reg)
+{
+    uint64_t lo = api->cfg_rd(0, reg), hi = api->cfg_rd(0, reg + 4);
+
+    return (hi << 32 | lo) & ~0xfull;
+}
+
+static void test_config(const TTSimApi *api)
+{
+    uint32_t id = api->cfg_rd(0, 0x00);
+    uint32_t cls = api->cfg_rd(0, 0x08);
+
+    tt_ok((id & 0xffff) == 0x1e52, "vendor id 0x1E52 (got 0x%x)", id & 0xffff);
+    tt_ok((id >> 16) == 0xb140, "device id 0xB140 (got 0x%x)", id >> 16);
+    tt_ok((cls >> 24) == 0x12, "class 0x12, processing accelerator (got "
+          "0x%x)", cls >> 24);
+    tt_ok(api->cfg_rd(1 << 3, 0) == UINT32_MAX,
+          "no device at bus 0 device 1");
+    tt_ok(api->cfg_rd(0, 0x10) == 0x00000004 &&
+          api->cfg_rd(0, 0x14) == 0x00000001,
+          "BAR0 is 64-bit memory at 0x1_0000_0000");
+    tt_ok(api->cfg_rd(0, 0x18) == 0x20000004 &&
+          api->cfg_rd(0, 0x1c) == 0x00000001,
+          "BAR2 is 64-bit memory at 0x1_2000_0000");
+    tt_ok(api->cfg_rd(0, 0x20) == 0x00000004 &&
+          api->cfg_rd(0, 0x24) == 0x00000008,
+          "BAR4 is 64-bit memory at 0x8_0000_0000");
+    tt_ok(bar_base(api, 0x10) == LIBTTSIM_BAR0_BASE &&
+          bar_base(api, 0x18) == LIBTTSIM_BAR2_BASE &&
+          bar_base(api, 0x20) == LIBTTSIM_BAR4_BASE,
+          "BAR bases decode as tt-umd decodes them");
+}
+
+static void test_window(const TTSimApi *api)
+{
+    static uint8_t out[4096], in[4096];
+
+    tt_fill(out, sizeof(out), 1);
+    tt_tlb_2m(api, TEST_WINDOW, TEST_TILE_X, TEST_TILE_Y, 0);
+    api->mem_wr(TT_WINDOW(TEST_WINDOW) + TEST_L1_ADDR, out, sizeof(out));
+    memset(in, 0, sizeof(in));
+    api->mem_rd(TT_WINDOW(TEST_WINDOW) + TEST_L1_ADDR, in, sizeof(in));
+    api->clock(1);
+    tt_ok(!memcmp(in, out, sizeof(in)), "4 KiB through TLB window %d to "
+          "L1 0x%x of tile (%d,%d) reads back", TEST_WINDOW, TEST_L1_ADDR,
+          TEST_TILE_X, TEST_TILE_Y);
+}
+
+/* ARC firmware may still be booting: poll like tt-umd, clocking */
+static void test_arc(const TTSimApi *api)
+{
+    time_t until = time(NULL) + ARC_BOOT_WAIT_S;
+    uint32_t v;
+
+    tt_tlb_2m(api, ARC_WINDOW, ARC_X, ARC_Y, ARC_BOOT_STATUS);
+    do {
+        api->mem_rd(TT_WINDOW(ARC_WINDOW) + (ARC_BOOT_STATUS & 0x1fffff), &v,
+                    4);
+        api->clock(1);
+    } while ((v & 7) != ARC_BOOT_READY && time(NULL) < until);
+    tt_ok((v & 7) == ARC_BOOT_READY, "ARC boot status (8,0) 0x%x reads 0x%x, "
+          "(v & 7) == 5", ARC_BOOT_STATUS, v);
+}
+
+static void test_tile_calls(const TTSimApi *api)
+{
+    static uint8_t out[8192], in[8192], first[4096];
+    static uint8_t via_window[8192];
+    uint32_t v = 0;
+
+    /* What test_window wrote, now through the tile call */
+    tt_fill(first, sizeof(first), 1);
+    memset(in, 0, sizeof(in));
+    api->tile_rd(TEST_TILE_X, TEST_TILE_Y, TEST_L1_ADDR, in, sizeof(first));
+    tt_ok(!memcmp(in, first, sizeof(first)),
+          "tile_rd_bytes sees what window %d wrote", TEST_WINDOW);
+
+    tt_fill(out, sizeof(out), 2);
+    api->tile_wr(TEST_TILE_X, TEST_TILE_Y, TEST_L1_ADDR2, out, sizeof(out));
+    memset(in, 0, sizeof(in));
+    api->tile_rd(TEST_TILE_X, TEST_TILE_Y, TEST_L1_ADDR2, in, sizeof(in));
+    tt_ok(!memcmp(in, out, sizeof(in)), "tile_wr_bytes then tile_rd_bytes: "
+          "8 KiB at L1 0x%x round trip", TEST_L1_ADDR2);
+
+    /* The same bytes through the host's own window prove the target */
+    api->mem_rd(TT_WINDOW(TEST_WINDOW) + TEST_L1_ADDR2, via_window,
+                sizeof(via_window));
+    tt_ok(!memcmp(via_window, out, sizeof(out)),
+          "tile_wr_bytes landed in tile (%d,%d) L1 (seen through window "
+          "%d)", TEST_TILE_X, TEST_TILE_Y, TEST_WINDOW);
+
+    api->tile_rd(ARC_X, ARC_Y, ARC_BOOT_STATUS, &v, sizeof(v));
+    tt_ok((v & 7) == ARC_BOOT_READY, "tile_rd_bytes of ARC boot status "
+          "reads 0x%x", v);
+}
+
+/* RV32I encodings (RISC-V unprivileged ISA, chapter 2) */
+enum { X0 = 0, T0 = 5, T1 = 6 };
+
+static uint32_t rv_lui(int rd, uint32_t imm20)
+{
+    return imm20 << 12 | rd << 7 | 0x37;
+}
+
+static uint32_t rv_addi(int rd, int rs1, int32_t imm)
+{
+    return ((uint32_t)imm & 0xfff) << 20 | rs1 << 15 | rd << 7 | 0x13;
+}
+
+static uint32_t rv_sw(int rs2, int rs1, int32_t imm)
+{
+    return ((uint32_t)imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 |
+           2 << 12 | ((uint32_t)imm & 0x1f) << 7 | 0x23;
+}
+
+typedef struct Prog {
+    uint32_t insn[64];
+    int n;
+} Prog;
+
+static void emit_li(Prog *p, int rd, uint32_t v)
+{
+    uint32_t hi = (v + 0x800) >> 12;
+
+    p->insn[p->n++] = rv_lui(rd, hi & 0xfffff);
+    p->insn[p->n++] = rv_addi(rd, rd, (int32_t)(v - (hi << 12)));
+}
+
+/* *(T0 + off) = v; off must fit sw's signed 12-bit immediate */
+static void emit_store(Prog *p, uint32_t off, uint32_t v)
+{
+    emit_li(p, T1, v);
+    p->insn[p->n++] = rv_sw(T1, T0, off);
+}
+
+static void emit_noc_cmd(Prog *p, int buf, uint32_t ctrl, uint32_t targ_lo,
+                         uint32_t targ_mid, uint32_t targ_hi, uint32_t ret_lo,
+                         uint32_t ret_mid, uint32_t ret_hi, uint32_t len)
+{
+    emit_li(p, T0, NIU0 + NIU_BUF(buf));
+    emit_store(p, NIU_CTRL, ctrl);
+    emit_store(p, NIU_TARG_LO, targ_lo);
+    emit_store(p, NIU_TARG_MID, targ_mid);
+    emit_store(p, NIU_TARG_HI, targ_hi);
+    emit_store(p, NIU_RET_LO, ret_lo);
+    emit_store(p, NIU_RET_MID, ret_mid);
+    emit_store(p, NIU_RET_HI, ret_hi);
+    emit_store(p, NIU_AT_LEN_BE, len);
+    emit_store(p, NIU_CMD_CTRL, 1);
+}
+
+/* Write L1 -> host, then read host -> L1, then spin (jal x0, 0) */
+static void build_dma_program(Prog *p)
+{
+    uint32_t me = NOC_XY(TEST_TILE_X, TEST_TILE_Y);
+
+    p->n = 0;
+    emit_noc_cmd(p, 0, NIU_CMD_WR, DMA_SRC_L1, 0, me, DMA_WR_NOC,
+                 NOC_PCIE_IATU_MID, PCIE_XY, DMA_WR_LEN);
+    emit_noc_cmd(p, 1, NIU_CMD_RESP_MARKED, DMA_RD_NOC, NOC_PCIE_IATU_MID,
+                 PCIE_XY, DMA_DST_L1, 0, me, DMA_RD_LEN);
+    p->insn[p->n++] = 0x6f;
+}
+
+static void iatu_wr(const TTSimApi *api, uint32_t reg, uint32_t v)
+{
+    api->mem_wr(LIBTTSIM_BAR2_BASE + IATU_REGION0 + reg, &v, 4);
+}
+
+/* Region 0: NOC [0, 16 MiB) at bit 60 -> host 1 MiB; tt-umd's order */
+static void iatu_setup(const TTSimApi *api)
+{
+    iatu_wr(api, 0x04, 0);
+    iatu_wr(api, 0x00, 0);
+    iatu_wr(api, 0x08, 0);
+    iatu_wr(api, 0x0c, 0);
+    iatu_wr(api, 0x10, IATU_LIMIT);
+    iatu_wr(api, 0x14, IATU_HOST_BASE);
+    iatu_wr(api, 0x18, 0);
+    iatu_wr(api, 0x04, 1u << 31);
+}
+
+static void test_dma(const TTSimApi *api)
+{
+    static uint8_t payload[DMA_WR_LEN], back[DMA_RD_LEN];
+    uint8_t *to_host = host_mem + IATU_HOST_BASE + DMA_WR_NOC;
+    uint8_t *from_host = host_mem + IATU_HOST_BASE + DMA_RD_NOC;
+    time_t until = time(NULL) + DMA_WAIT_S;
+    const char *no_cores = getenv("TT_TEST_NO_CORES");
+    uint32_t reset;
+    Prog prog;
+
+    if (no_cores && *no_cores == '1') {
+        tt_ok(true, "device-to-host DMA # SKIP no RISC-V cores");
+        tt_ok(true, "device reads host memory # SKIP no RISC-V cores");
+        return;
+    }
+    tt_fill(payload, sizeof(payload), 3);
+    tt_fill(from_host, DMA_RD_LEN, 4);
+    build_dma_program(&prog);
+    api->tile_wr(TEST_TILE_X, TEST_TILE_Y, DMA_SRC_L1, payload,
+                 sizeof(payload));
+    api->tile_wr(TEST_TILE_X, TEST_TILE_Y, 0, prog.insn, prog.n * 4);
+    iatu_setup(api);
+
+    /* Release BRISC only, as tt-umd's deassert_risc_reset does */
+    api->tile_rd(TEST_TILE_X, TEST_TILE_Y, SOFT_RESET_0, &reset, 4);
+    reset &= ~SOFT_RESET_BRISC;
+    api->tile_wr(TEST_TILE_X, TEST_TILE_Y, SOFT_RESET_0, &reset, 4);
+
+    /* The DMA reaches host memory only inside libttsim calls */
+    while (memcmp(to_host, payload, sizeof(payload)) && time(NULL) < until) {
+        api->clock(1);
+    }
+    tt_ok(!memcmp(to_host, payload, sizeof(payload)), "BRISC's 16 KiB NOC "
+          "write to the PCIe tile reached host memory through the "
+          "callbacks (%u calls)", dma_calls);
+    do {
+        api->clock(1);
+        api->tile_rd(TEST_TILE_X, TEST_TILE_Y, DMA_DST_L1, back,
+                     sizeof(back));
+    } while (memcmp(back, from_host, sizeof(back)) && time(NULL) < until);
+    tt_ok(!memcmp(back, from_host, sizeof(back)),
+          "BRISC's NOC read of host memory got the host's bytes");
+
+    reset |= SOFT_RESET_BRISC;
+    api->tile_wr(TEST_TILE_X, TEST_TILE_Y, SOFT_RESET_0, &reset, 4);
+}
+
+int main(int argc, char **argv)
+{
+    TTSimApi api;
+    int missing;
+
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s <path to libttsim.so>\n", argv[0]);
+        return 2;
+    }
+    missing = tt_load(argv[1], &api);
+    if (!tt_ok(missing == 0, "all nine libttsim symbols resolve")) {
+        return tt_done();
+    }
+    host_mem = calloc(1, HOST_MEM_SIZE);
+    if (!host_mem) {
+        perror("calloc");
+        return 2;
+    }
+
+    api.set_dma(dma_rd, dma_wr);
+    printf("# libttsim_init (aborts, with a message, if the emulator cannot "
+           "be reached)\n");
+    fflush(stdout);
+    api.init();
+    tt_ok(true, "libttsim_init connected");
+
+    test_config(&api);
+    test_window(&api);
+    test_arc(&api);
+    test_tile_calls(&api);
+    test_dma(&api);
+
+    api.clock(10);
+    tt_ok(dma_bad == 0, "no DMA outside host memory (%u callbacks)",
+          dma_calls);
+    api.exit();
+    tt_ok(true, "libttsim_exit returned");
+    free(host_mem);
+    return tt_done();
+}

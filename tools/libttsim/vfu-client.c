@@ -1,0 +1,661 @@
+/*
+ * A minimal vfio-user client (see vfu-client.h).
+ *
+ * Wire format: docs/interop/vfio-user.rst, sections "Header",
+ * "VFIO_USER_VERSION", "VFIO_USER_DEVICE_GET_INFO",
+ * "VFIO_USER_DEVICE_GET_REGION_INFO", "VFIO_USER_REGION_READ" and
+ * "VFIO_USER_REGION_WRITE".  All fields are in host byte order, which the
+ * protocol defines as the byte order of both ends.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "vfu-client.h"
+
+/* Command numbers (vfio-user.rst "Commands") */
+enum {
+    VFU_CMD_VERSION = 1,
+    VFU_CMD_DEVICE_GET_INFO = 4,
+    VFU_CMD_DEVICE_GET_REGION_INFO = 5,
+    VFU_CMD_REGION_READ = 9,
+    VFU_CMD_REGION_WRITE = 10,
+};
+
+/* Header flags: bits 0-3 type, bit 4 no_reply, bit 5 error */
+#define VFU_FLAG_TYPE_MASK      0xfu
+#define VFU_FLAG_TYPE_COMMAND   0x0u
+#define VFU_FLAG_TYPE_REPLY     0x1u
+#define VFU_FLAG_NO_REPLY       (1u << 4)
+#define VFU_FLAG_ERROR          (1u << 5)
+
+/* We propose protocol 0.0: nothing we use needs a later minor version */
+#define VFU_VERSION_MAJOR       0
+#define VFU_VERSION_MINOR       0
+
+/* Upper bound on message sizes we accept from the server */
+#define VFU_MAX_MSG             (VFU_CLIENT_MAX_XFER + 4096)
+
+/*
+ * Largest REGION_WRITE payload we send in one message.  libvfio-user's
+ * server reads a request body with a single recv() without MSG_WAITALL
+ * (lib/tran_sock.c tran_sock_recv_body), so a message must be queued on
+ * the socket in one piece.  Linux queues an AF_UNIX stream send in pieces
+ * of at most 32 KiB of page fragments plus a small linear head
+ * (net/unix/af_unix.c, UNIX_SKB_FRAGS_SZ), so a 32 KiB payload plus our
+ * 32 bytes of headers arrives whole; larger writes would be misread.
+ */
+#define VFU_WRITE_CHUNK         (32u << 10)
+
+/* Most file descriptors a message may carry (our max_msg_fds) */
+#define VFU_MAX_FDS             8
+
+typedef struct VfuHeader {
+    uint16_t msg_id;
+    uint16_t cmd;
+    uint32_t msg_size;          /* including this header */
+    uint32_t flags;
+    uint32_t error_no;
+} VfuHeader;
+
+typedef struct VfuVersion {
+    uint16_t major;
+    uint16_t minor;
+    /* followed by NUL-terminated JSON */
+} VfuVersion;
+
+typedef struct VfuDeviceInfo {
+    uint32_t argsz;
+    uint32_t flags;
+    uint32_t num_regions;
+    uint32_t num_irqs;
+} VfuDeviceInfo;
+
+typedef struct VfuRegionInfoMsg {
+    uint32_t argsz;
+    uint32_t flags;
+    uint32_t index;
+    uint32_t cap_offset;
+    uint64_t size;
+    uint64_t offset;
+} VfuRegionInfoMsg;
+
+typedef struct VfuRegionAccess {
+    uint64_t offset;
+    uint32_t region;
+    uint32_t count;
+    /* followed by the data of a write request or a read reply */
+} VfuRegionAccess;
+
+_Static_assert(sizeof(VfuHeader) == 16, "vfio-user header is 16 bytes");
+_Static_assert(sizeof(VfuVersion) == 4, "version payload is 4 bytes");
+_Static_assert(sizeof(VfuDeviceInfo) == 16, "device info is 16 bytes");
+_Static_assert(sizeof(VfuRegionInfoMsg) == 32, "region info is 32 bytes");
+_Static_assert(sizeof(VfuRegionAccess) == 16, "region access is 16 bytes");
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "libttsim assumes a little-endian host (as ttsim does)"
+#endif
+
+static const char *vfu_cmd_name(uint16_t cmd)
+{
+    switch (cmd) {
+    case VFU_CMD_VERSION:
+        return "VERSION";
+    case VFU_CMD_DEVICE_GET_INFO:
+        return "DEVICE_GET_INFO";
+    case VFU_CMD_DEVICE_GET_REGION_INFO:
+        return "DEVICE_GET_REGION_INFO";
+    case VFU_CMD_REGION_READ:
+        return "REGION_READ";
+    case VFU_CMD_REGION_WRITE:
+        return "REGION_WRITE";
+    default:
+        return "?";
+    }
+}
+
+void vfu_client_init(VfuClient *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->fd = -1;
+    c->max_xfer = VFU_CLIENT_MAX_XFER;
+}
+
+int vfu_client_connect(VfuClient *c, const char *path)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    int fd;
+
+    if (strlen(path) >= sizeof(sa.sun_path)) {
+        return -ENAMETOOLONG;
+    }
+    strcpy(sa.sun_path, path);
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return -errno;
+    }
+    if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+        int err = errno;
+
+        close(fd);
+        return -err;
+    }
+    c->fd = fd;
+    return 0;
+}
+
+int vfu_client_set_timeout(VfuClient *c, unsigned seconds)
+{
+    struct timeval tv = { .tv_sec = seconds };
+
+    if (setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0) {
+        return -errno;
+    }
+    return 0;
+}
+
+void vfu_client_close(VfuClient *c)
+{
+    if (c->fd >= 0) {
+        close(c->fd);
+        c->fd = -1;
+    }
+}
+
+/* ---------------------------------------------------------- transport -- */
+
+/* Close descriptors the server attached: we never map anything it offers */
+static void vfu_drop_fds(struct msghdr *mh)
+{
+    struct cmsghdr *cm;
+
+    for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+        if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+            size_t n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            int fds[VFU_MAX_FDS];
+
+            n = n < VFU_MAX_FDS ? n : VFU_MAX_FDS;
+            memcpy(fds, CMSG_DATA(cm), n * sizeof(int));
+            for (size_t i = 0; i < n; i++) {
+                close(fds[i]);
+            }
+        }
+    }
+}
+
+/* Advance an iovec array past @n bytes already transferred */
+static void vfu_iov_skip(struct iovec **iov, int *cnt, size_t n)
+{
+    while (*cnt > 0 && n >= (*iov)->iov_len) {
+        n -= (*iov)->iov_len;
+        (*iov)++;
+        (*cnt)--;
+    }
+    if (*cnt > 0) {
+        (*iov)->iov_base = (char *)(*iov)->iov_base + n;
+        (*iov)->iov_len -= n;
+    }
+}
+
+static size_t vfu_iov_len(const struct iovec *iov, int cnt)
+{
+    size_t n = 0;
+
+    for (int i = 0; i < cnt; i++) {
+        n += iov[i].iov_len;
+    }
+    return n;
+}
+
+/*
+ * Receive exactly the bytes @iov describes.  Uses recvmsg() with room for
+ * ancillary data so that descriptors a server sends are closed, not leaked.
+ */
+static int vfu_recv_iov(VfuClient *c, struct iovec *iov, int cnt)
+{
+    char cbuf[CMSG_SPACE(VFU_MAX_FDS * sizeof(int))];
+
+    while (vfu_iov_len(iov, cnt) > 0) {
+        struct msghdr mh = {
+            .msg_iov = iov, .msg_iovlen = cnt,
+            .msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+        };
+        ssize_t n = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return -ETIMEDOUT;  /* SO_RCVTIMEO expired */
+        }
+        if (n < 0) {
+            return -errno;
+        }
+        if (n == 0) {
+            return -ECONNRESET;
+        }
+        vfu_drop_fds(&mh);
+        vfu_iov_skip(&iov, &cnt, n);
+    }
+    return 0;
+}
+
+/* Read and throw away @n payload bytes we have no use for */
+static int vfu_discard(VfuClient *c, size_t n)
+{
+    char junk[256];
+
+    while (n > 0) {
+        struct iovec iov = { junk, n < sizeof(junk) ? n : sizeof(junk) };
+        int r = vfu_recv_iov(c, &iov, 1);
+
+        if (r < 0) {
+            return r;
+        }
+        n -= sizeof(junk) < n ? sizeof(junk) : n;
+    }
+    return 0;
+}
+
+/* MSG_NOSIGNAL: a dead server must give EPIPE, not kill the host process */
+static int vfu_send_iov(VfuClient *c, struct iovec *iov, int cnt)
+{
+    while (vfu_iov_len(iov, cnt) > 0) {
+        struct msghdr mh = { .msg_iov = iov, .msg_iovlen = cnt };
+        ssize_t n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            return -errno;
+        }
+        vfu_iov_skip(&iov, &cnt, n);
+    }
+    return 0;
+}
+
+/*
+ * A server-to-client command (DMA_READ/WRITE would be one) is not part of
+ * the libttsim contract: the server reaches host memory through the
+ * mailbox region instead.  Refuse it so that the server does not wait.
+ */
+static int vfu_refuse_command(VfuClient *c, const VfuHeader *h)
+{
+    VfuHeader r = {
+        .msg_id = h->msg_id, .cmd = h->cmd, .msg_size = sizeof(r),
+        .flags = VFU_FLAG_TYPE_REPLY | VFU_FLAG_ERROR, .error_no = ENOTSUP,
+    };
+    struct iovec iov = { &r, sizeof(r) };
+    int ret = vfu_discard(c, h->msg_size - sizeof(*h));
+
+    fprintf(stderr, "libttsim: the server sent command %u; refused (host "
+            "memory is served through the mailbox region only)\n", h->cmd);
+    if (ret < 0 || (h->flags & VFU_FLAG_NO_REPLY)) {
+        return ret;
+    }
+    return vfu_send_iov(c, &iov, 1);
+}
+
+/*
+ * Send one command (@req: payload pieces, header prepended here) and wait
+ * for its reply, whose payload lands in @rep.  *@rep_len receives the reply
+ * payload size (which may be shorter than @rep; a longer one is truncated).
+ * Returns 0, -EREMOTEIO if the server answered with an error, or another
+ * negative errno if the connection is broken.
+ */
+static int vfu_transact(VfuClient *c, uint16_t cmd,
+                        const struct iovec *req, int req_cnt,
+                        struct iovec *rep, int rep_cnt, size_t *rep_len)
+{
+    struct iovec out[4];
+    VfuHeader h = {
+        .msg_id = c->next_msg_id++, .cmd = cmd,
+        .msg_size = sizeof(h) + vfu_iov_len(req, req_cnt),
+        .flags = VFU_FLAG_TYPE_COMMAND,
+    };
+    VfuHeader r;
+    int ret;
+
+    if (c->fd < 0) {
+        return -ENOTCONN;
+    }
+    out[0] = (struct iovec){ &h, sizeof(h) };
+    memcpy(&out[1], req, req_cnt * sizeof(*req));
+    if (c->debug) {
+        fprintf(stderr, "libttsim: vfio-user -> %s id %u size %u\n",
+                vfu_cmd_name(cmd), h.msg_id, h.msg_size);
+    }
+    ret = vfu_send_iov(c, out, req_cnt + 1);
+    if (ret < 0) {
+        return ret;
+    }
+
+    for (;;) {
+        struct iovec hv = { &r, sizeof(r) };
+
+        ret = vfu_recv_iov(c, &hv, 1);
+        if (ret < 0) {
+            return ret;
+        }
+        if (r.msg_size < sizeof(r) || r.msg_size > VFU_MAX_MSG) {
+            fprintf(stderr, "libttsim: vfio-user message of bad size %u\n",
+                    r.msg_size);
+            return -EPROTO;
+        }
+        if ((r.flags & VFU_FLAG_TYPE_MASK) != VFU_FLAG_TYPE_COMMAND) {
+            break;
+        }
+        ret = vfu_refuse_command(c, &r);
+        if (ret < 0) {
+            return ret;
+        }
+    }
+
+    if ((r.flags & VFU_FLAG_TYPE_MASK) != VFU_FLAG_TYPE_REPLY ||
+        r.msg_id != h.msg_id || r.cmd != cmd) {
+        fprintf(stderr, "libttsim: vfio-user reply id %u cmd %u flags 0x%x "
+                "does not answer request id %u cmd %u\n",
+                r.msg_id, r.cmd, r.flags, h.msg_id, cmd);
+        return -EPROTO;
+    }
+    if (c->debug) {
+        fprintf(stderr, "libttsim: vfio-user <- %s id %u size %u%s\n",
+                vfu_cmd_name(cmd), r.msg_id, r.msg_size,
+                (r.flags & VFU_FLAG_ERROR) ? " ERROR" : "");
+    }
+    if (r.flags & VFU_FLAG_ERROR) {
+        ret = vfu_discard(c, r.msg_size - sizeof(r));
+        if (ret < 0) {
+            return ret;
+        }
+        fprintf(stderr, "libttsim: vfio-user %s failed on the server: %s\n",
+                vfu_cmd_name(cmd), r.error_no ? strerror(r.error_no) :
+                "no reason given");
+        return -EREMOTEIO;
+    }
+
+    *rep_len = r.msg_size - sizeof(r);
+    if (*rep_len <= vfu_iov_len(rep, rep_cnt)) {
+        /* Trim the receive vector to what the server actually sent */
+        size_t left = *rep_len;
+        int n = 0;
+
+        while (n < rep_cnt && left > 0) {
+            if (rep[n].iov_len > left) {
+                rep[n].iov_len = left;
+            }
+            left -= rep[n].iov_len;
+            n++;
+        }
+        return vfu_recv_iov(c, rep, n);
+    }
+    ret = vfu_recv_iov(c, rep, rep_cnt);
+    if (ret < 0) {
+        return ret;
+    }
+    return vfu_discard(c, *rep_len - vfu_iov_len(rep, rep_cnt));
+}
+
+/* --------------------------------------------------------- handshake -- */
+
+/*
+ * Minimal reading of the server's capabilities JSON: we only care about
+ * max_data_xfer_size, the largest REGION_READ/WRITE count it accepts.
+ */
+static void vfu_parse_caps(VfuClient *c, const char *json)
+{
+    static const char key[] = "\"max_data_xfer_size\"";
+    const char *p = strstr(json, key);
+    unsigned long long v;
+
+    if (!p) {
+        return;                 /* absent: the 1 MiB default applies */
+    }
+    p += strlen(key);
+    p += strspn(p, " \t\r\n");
+    if (*p++ != ':') {
+        goto bad;
+    }
+    p += strspn(p, " \t\r\n");
+    if (sscanf(p, "%llu", &v) != 1 || v == 0) {
+        goto bad;
+    }
+    if (v < c->max_xfer) {
+        c->max_xfer = v;
+    }
+    return;
+
+bad:
+    fprintf(stderr, "libttsim: ignoring unreadable max_data_xfer_size in "
+            "the server's capabilities: %s\n", json);
+}
+
+static int vfu_version(VfuClient *c)
+{
+    char caps[128];
+    char reply[1024];
+    VfuVersion v = { VFU_VERSION_MAJOR, VFU_VERSION_MINOR };
+    VfuVersion sv;
+    struct iovec req[2], rep[2];
+    size_t len;
+    int n, ret;
+
+    /* max_msg_fds: we accept (and close) descriptors, so 8 is harmless */
+    n = snprintf(caps, sizeof(caps),
+                 "{\"capabilities\":{\"max_msg_fds\":%d,"
+                 "\"max_data_xfer_size\":%u}}", VFU_MAX_FDS,
+                 VFU_CLIENT_MAX_XFER);
+    req[0] = (struct iovec){ &v, sizeof(v) };
+    req[1] = (struct iovec){ caps, n + 1 };        /* with its NUL */
+    rep[0] = (struct iovec){ &sv, sizeof(sv) };
+    rep[1] = (struct iovec){ reply, sizeof(reply) - 1 };
+    ret = vfu_transact(c, VFU_CMD_VERSION, req, 2, rep, 2, &len);
+    if (ret < 0) {
+        return ret;
+    }
+    if (len < sizeof(sv)) {
+        fprintf(stderr, "libttsim: short VERSION reply (%zu bytes)\n", len);
+        return -EPROTO;
+    }
+    if (sv.major != VFU_VERSION_MAJOR || sv.minor > VFU_VERSION_MINOR) {
+        fprintf(stderr, "libttsim: the server answered protocol %u.%u to "
+                "our %u.%u\n", sv.major, sv.minor, VFU_VERSION_MAJOR,
+                VFU_VERSION_MINOR);
+        return -EPROTO;
+    }
+    c->server_minor = sv.minor;
+    len -= sizeof(sv);
+    len = len < sizeof(reply) - 1 ? len : sizeof(reply) - 1;
+    reply[len] = '\0';
+    vfu_parse_caps(c, reply);
+    return 0;
+}
+
+static int vfu_device_info(VfuClient *c)
+{
+    VfuDeviceInfo in = { .argsz = sizeof(in) }, out = { 0 };
+    struct iovec req = { &in, sizeof(in) }, rep = { &out, sizeof(out) };
+    size_t len;
+    int ret;
+
+    ret = vfu_transact(c, VFU_CMD_DEVICE_GET_INFO, &req, 1, &rep, 1, &len);
+    if (ret < 0) {
+        return ret;
+    }
+    if (len < sizeof(out)) {
+        fprintf(stderr, "libttsim: short DEVICE_GET_INFO reply\n");
+        return -EPROTO;
+    }
+    if (!(out.flags & VFU_DEVICE_FLAG_PCI)) {
+        fprintf(stderr, "libttsim: the vfio-user device is not PCI\n");
+        return -ENODEV;
+    }
+    c->dev_flags = out.flags;
+    c->num_regions = out.num_regions;
+    return 0;
+}
+
+/*
+ * argsz = 32 asks for the bare region info: no capability chain, and so no
+ * mmap descriptors either (we access every region with messages).
+ */
+static int vfu_region_info(VfuClient *c, uint32_t index)
+{
+    VfuRegionInfoMsg in = { .argsz = sizeof(in), .index = index };
+    VfuRegionInfoMsg out = { 0 };
+    struct iovec req = { &in, sizeof(in) }, rep = { &out, sizeof(out) };
+    size_t len;
+    int ret;
+
+    ret = vfu_transact(c, VFU_CMD_DEVICE_GET_REGION_INFO, &req, 1, &rep, 1,
+                       &len);
+    if (ret == -EREMOTEIO) {
+        return 0;               /* the server has no such region */
+    }
+    if (ret < 0) {
+        return ret;
+    }
+    if (len < sizeof(out) || out.index != index) {
+        fprintf(stderr, "libttsim: bad GET_REGION_INFO reply for region "
+                "%u\n", index);
+        return -EPROTO;
+    }
+    c->region[index].present = true;
+    c->region[index].flags = out.flags;
+    c->region[index].size = out.size;
+    if (c->debug) {
+        fprintf(stderr, "libttsim: region %u: size 0x%llx flags 0x%x\n",
+                index, (unsigned long long)out.size, out.flags);
+    }
+    return 0;
+}
+
+int vfu_client_handshake(VfuClient *c)
+{
+    uint32_t n;
+    int ret;
+
+    ret = vfu_version(c);
+    if (ret == 0) {
+        ret = vfu_device_info(c);
+    }
+    n = c->num_regions < VFU_MAX_REGIONS ? c->num_regions : VFU_MAX_REGIONS;
+    for (uint32_t i = 0; ret == 0 && i < n; i++) {
+        ret = vfu_region_info(c, i);
+    }
+    if (ret < 0) {
+        fprintf(stderr, "libttsim: vfio-user handshake failed: %s\n",
+                strerror(-ret));
+    }
+    return ret;
+}
+
+const VfuRegionInfo *vfu_client_region(const VfuClient *c, uint32_t index)
+{
+    if (index >= VFU_MAX_REGIONS || !c->region[index].present) {
+        return NULL;
+    }
+    return &c->region[index];
+}
+
+/* ------------------------------------------------------ region access -- */
+
+static int vfu_access_piece(VfuClient *c, uint16_t cmd, uint32_t region,
+                            uint64_t offset, void *buf, uint32_t len)
+{
+    VfuRegionAccess a = { .offset = offset, .region = region, .count = len };
+    VfuRegionAccess r = { 0 };
+    struct iovec req[2] = { { &a, sizeof(a) }, { buf, len } };
+    struct iovec rep[2] = { { &r, sizeof(r) }, { buf, len } };
+    bool wr = cmd == VFU_CMD_REGION_WRITE;
+    size_t got;
+    int ret;
+
+    if (c->debug) {
+        fprintf(stderr, "libttsim: %s region %u offset 0x%llx count %u\n",
+                vfu_cmd_name(cmd), region, (unsigned long long)offset, len);
+    }
+    ret = vfu_transact(c, cmd, req, wr ? 2 : 1, rep, wr ? 1 : 2, &got);
+    if (ret < 0) {
+        return ret;
+    }
+    if (got != sizeof(r) + (wr ? 0 : len) || r.count != len ||
+        r.region != region || r.offset != offset) {
+        fprintf(stderr, "libttsim: %s reply (region %u offset 0x%llx count "
+                "%u, %zu bytes) does not match the request\n",
+                vfu_cmd_name(cmd), r.region, (unsigned long long)r.offset,
+                r.count, got);
+        /*
+         * The stream is still in step (the whole reply was consumed), but
+         * the data is not what was asked for: report a device error.
+         */
+        return -EREMOTEIO;
+    }
+    return 0;
+}
+
+static int vfu_access(VfuClient *c, uint16_t cmd, uint32_t region,
+                      uint64_t offset, void *buf, uint32_t len)
+{
+    uint32_t max = c->max_xfer;
+    uint8_t *p = buf;
+
+    if (cmd == VFU_CMD_REGION_WRITE && max > VFU_WRITE_CHUNK) {
+        max = VFU_WRITE_CHUNK;
+    }
+    while (len > 0) {
+        uint32_t n = len < max ? len : max;
+        int ret = vfu_access_piece(c, cmd, region, offset, p, n);
+
+        if (ret < 0) {
+            return ret;
+        }
+        offset += n;
+        p += n;
+        len -= n;
+    }
+    return 0;
+}
+
+int vfu_client_read(VfuClient *c, uint32_t region, uint64_t offset,
+                    void *buf, uint32_t len)
+{
+    return vfu_access(c, VFU_CMD_REGION_READ, region, offset, buf, len);
+}
+
+int vfu_client_write(VfuClient *c, uint32_t region, uint64_t offset,
+                     const void *buf, uint32_t len)
+{
+    /* The data is only sent, never written: the cast is safe */
+    return vfu_access(c, VFU_CMD_REGION_WRITE, region, offset, (void *)buf,
+                      len);
+}
+
+int vfu_client_read32(VfuClient *c, uint32_t region, uint64_t offset,
+                      uint32_t *val)
+{
+    return vfu_client_read(c, region, offset, val, sizeof(*val));
+}
+
+int vfu_client_write32(VfuClient *c, uint32_t region, uint64_t offset,
+                       uint32_t val)
+{
+    return vfu_client_write(c, region, offset, &val, sizeof(val));
+}
+
+int vfu_client_read64(VfuClient *c, uint32_t region, uint64_t offset,
+                      uint64_t *val)
+{
+    return vfu_client_read(c, region, offset, val, sizeof(*val));
+}

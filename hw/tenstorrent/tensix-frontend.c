@@ -378,6 +378,13 @@ static bool tt_execute(TTTensix *t, int thread, uint32_t w)
             break;
         }
         t->unimp[op]++;
+        if (!tt_tensix_isa[op].name) {
+            /* no such instruction: skipped, like a NOP */
+            qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d tensix T%d: unknown "
+                          "opcode 0x%02x (0x%08x) skipped\n", t->tile_x,
+                          t->tile_y, thread, op, w);
+            break;
+        }
         qemu_log_mask(LOG_UNIMP, "x%dy%d tensix T%d: %s (0x%08x) is decoded "
                       "but not executed yet\n", t->tile_x, t->tile_y, thread,
                       tt_op_name(w), w);

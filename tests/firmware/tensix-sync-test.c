@@ -142,6 +142,8 @@ static void trisc1(void)
 /* STREAMWAIT: stream selector 1 -> stream 5, phase >= 3 */
 static void trisc2(void)
 {
+    /* opcode 0x2a does not exist: logged, skipped, the thread goes on */
+    REG32(TT_PUSH(0)) = TT_OP(0x2a, 0x123);
     TT_INLINE(TT_SETC16(60, 5));                    /* STREAM_ID_SYNC_SEC1 */
     TT_INLINE(TT_SETC16(57, 0));                    /* PHASE_HI */
     TT_INLINE(TT_STREAMWAIT(B_ALL, 3, 0, 1));
@@ -216,7 +218,8 @@ static void brisc_report(void)
     ok(REG32(RESULT(R_BARRIER)) == 0xb0 && REG32(FLAG(F_T1_DONE)) == 1,
        "PC buffer barrier read returns 0 once the TRISC waits again");
     ok(REG32(RESULT(R_T2_HELD)) == 0 && REG32(RESULT(R_T2_GPR)) == 0x7e7e,
-       "STREAMWAIT holds until another core sets the stream's phase");
+       "STREAMWAIT holds until another core sets the stream's phase "
+       "(after an unknown opcode was skipped)");
     ok(REG32(RESULT(R_NC_PCBUF)) == 1, "NCRISC has no PC buffer (reads 0)");
     tap_done();
 }

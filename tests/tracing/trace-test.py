@@ -18,13 +18,14 @@ ONE_COLUMN = "2:3:4:5:6:7:10:11:12:13:14:15:16"
 EVENTS = ["tt_tensix_mutex", "tt_tensix_sem", "tt_tensix_exec"]
 
 
-def run_qemu(build, extra):
+def run_qemu(build, extra, cwd=None):
     cmd = [os.path.join(build, "qemu", "qemu-system-riscv32"), "-M",
            "blackhole,firmware=%s,harvested-tensix-cols=%s" %
            (os.path.join(build, "firmware", "tensix-test.elf"), ONE_COLUMN),
            "-semihosting-config", "enable=on,target=native", "-display",
            "none", "-monitor", "none", "-serial", "none"] + extra
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                           cwd=cwd)
 
 
 def check(n, cond, desc, detail=""):
@@ -37,12 +38,14 @@ def main():
     build, src = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
         log = run_qemu(build, ["-trace", "tt_tensix_mutex", "-trace",
-                               "tt_tensix_sem"])
+                               "tt_tensix_sem"], cwd=tmp)
         check(1, log.returncode == 0 and "tt_tensix_mutex x1y2 T0 mutex 0 "
               "taken 1" in log.stderr, "log backend: thread 0 takes mutex 0",
               log.stderr[-1500:])
         check(2, "tt_tensix_sem x1y2 semaphore 0 = 1" in log.stderr,
               "log backend: the MMIO post sets semaphore 0 to 1")
+        check(6, not [f for f in os.listdir(tmp) if f.startswith("trace-")],
+              "log-only tracing leaves no simple-backend trace-PID file")
         events = os.path.join(tmp, "events")
         out = os.path.join(tmp, "trace.bin")
         with open(events, "w") as f:
@@ -66,7 +69,7 @@ def main():
         check(5, any("SETDMAREG" in l for l in execs) or
               len(execs) > 10, "simpletrace.py decodes executed "
               "instructions (%d)" % len(execs), "\n".join(lines[:10]))
-    print("1..5")
+    print("1..6")
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ def check(n, cond, desc, detail=""):
 
 
 def main():
-    build, src = sys.argv[1], sys.argv[2]
+    build, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     with tempfile.TemporaryDirectory() as tmp:
         log = run_qemu(build, ["-trace", "tt_tensix_mutex", "-trace",
                                "tt_tensix_sem"], cwd=tmp)

@@ -10,9 +10,15 @@
  */
 #include "tensix.h"
 
-#define REPORTER_ID ((2u << 6) | 1u)    /* translated (1, 2), as tap.h */
-
 #define NEVER_SET   0x60000u
+
+static void brisc(void)
+{
+    REG32(NEVER_SET) = 0;
+    REG32(STREAM_REG(3, 8)) = 7;
+    REG32(STREAM_REG(3, 10)) = 9;
+    REG32(SOFT_RESET_0) = 0;
+}
 
 static void trisc0(void)
 {
@@ -51,26 +57,9 @@ static void trisc2(void)
 
 void core_main(int role, int kind)
 {
-    if (REG32(NOC_ID_LOGICAL(0)) == REPORTER_ID) {
-        switch (role) {
-        case BRISC:
-            REG32(NEVER_SET) = 0;
-            REG32(STREAM_REG(3, 8)) = 7;
-            REG32(STREAM_REG(3, 10)) = 9;
-            REG32(SOFT_RESET_0) = 0;
-            break;
-        case TRISC0:
-            trisc0();
-            break;
-        case TRISC1:
-            trisc1();
-            break;
-        case TRISC2:
-            trisc2();
-            break;
-        }
-    }
-    for (;;) {
-        __asm__ volatile("wfi");
-    }
+    static const tt_role_fn fn[NCORES] = {
+        brisc, 0, trisc0, trisc1, trisc2,
+    };
+
+    tt_reporter_main(role, fn);
 }

@@ -7,8 +7,6 @@
 
 #include "tt.h"
 
-#define REPORTER_ID     ((2u << 6) | 1u)    /* translated (1, 2) */
-
 static int tap_failures, tap_tests, tap_reporter;
 
 static char *fmt_u(char *p, unsigned v)

@@ -196,28 +196,9 @@ static void brisc(void)
 
 void core_main(int role, int kind)
 {
-    if (REG32(NOC_ID_LOGICAL(0)) != REPORTER_ID) {
-        for (;;) {
-            __asm__ volatile("wfi");
-        }
-    }
-    switch (role) {
-    case BRISC:
-        brisc();
-        break;
-    case NCRISC:
-        ncrisc();
-        break;
-    case TRISC0:
-        trisc0();
-        break;
-    case TRISC1:
-        trisc1();
-        break;
-    default:
-        trisc2();
-    }
-    for (;;) {
-        __asm__ volatile("wfi");
-    }
+    static const tt_role_fn fn[NCORES] = {
+        brisc, ncrisc, trisc0, trisc1, trisc2,
+    };
+
+    tt_reporter_main(role, fn);
 }

@@ -84,4 +84,24 @@ static inline int wait_eq(volatile uint32_t *p, uint32_t v, uint32_t cycles)
 #define CSR_READ(csr) ({ uint32_t v_; \
     __asm__ volatile("csrr %0, " #csr : "=r"(v_)); v_; })
 
+/* The tile at translated (1, 2) runs the test; the others idle */
+#define REPORTER_ID     ((2u << 6) | 1u)
+
+typedef void (*tt_role_fn)(void);
+
+/*
+ * core_main of a single-tile test: on the reporter tile run @fn[role]
+ * (NULL: nothing); then, and on every other tile, wait for interrupts.
+ */
+static inline void __attribute__((noreturn))
+tt_reporter_main(int role, const tt_role_fn fn[NCORES])
+{
+    if (REG32(NOC_ID_LOGICAL(0)) == REPORTER_ID && fn[role]) {
+        fn[role]();
+    }
+    for (;;) {
+        __asm__ volatile("wfi");
+    }
+}
+
 #endif

@@ -66,8 +66,8 @@ def main():
               "simpletrace.py decodes the mutex event",
               dec.stderr[-800:] + "\n".join(mutex[:5]))
         execs = [l for l in lines if l.startswith("tt_tensix_exec ")]
-        check(5, any("SETDMAREG" in l for l in execs) or
-              len(execs) > 10, "simpletrace.py decodes executed "
+        check(5, any("SETDMAREG" in l for l in execs) and
+              any("ATGETM" in l for l in execs), "simpletrace.py decodes executed "
               "instructions (%d)" % len(execs), "\n".join(lines[:10]))
     print("1..6")
 

@@ -23,6 +23,7 @@
 #include "qemu/log.h"
 #include "qemu/lockable.h"
 #include "qemu/bswap.h"
+#include "qemu/main-loop.h"
 #include "qapi/error.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
@@ -56,6 +57,15 @@ enum {
 /* DBI DEVICE_CONTROL_DEVICE_STATUS and its reset value (guest sheet 5.8) */
 #define TT_DBI_DEVCTL           0x78
 #define TT_DBI_DEVCTL_RESET     0x2810
+
+/* eDMA read channel 0 registers in the DBI (host-pcie-and-arc.md 6.3) */
+#define TT_EDMA_RD_DOORBELL     0x104
+#define TT_EDMA_RD_SIZE         0x11c
+#define TT_EDMA_RD_SAR_LO       0x120
+#define TT_EDMA_RD_SAR_HI       0x124
+#define TT_EDMA_RD_DAR_LO       0x128
+#define TT_EDMA_RD_DAR_HI       0x12c
+#define TT_EDMA_CHUNK           (64 * KiB)
 
 static const uint64_t tt_pcie_bar_size[TT_PCIE_NUM_BARS] = {
     TT_PCIE_BAR0_SIZE, TT_PCIE_BAR2_SIZE, TT_PCIE_BAR4_SIZE,
@@ -306,6 +316,76 @@ static const MemoryRegionOps tt_pcie_arc_ops = {
     .valid = { .min_access_size = 4, .max_access_size = 4 },
 };
 
+static MemTxResult tt_pcie_host_rw(TTPcie *s, uint64_t addr, void *buf,
+                                   uint32_t len, bool write);
+
+/*
+ * eDMA read channel 0, host to device, in the DBI as ttsim models it
+ * (ttsim src/libttsim.cpp, host-pcie-and-arc.md 6.3): ringing the doorbell
+ * copies SIZE bytes from host address SAR to BAR0 offset DAR (the
+ * controller's AXI side is BAR0's address space, TLB windows included);
+ * SIZE reads 0 when the transfer is over.  A worker thread moves the data:
+ * host memory may be the vfio-user client's, reached through a mailbox the
+ * client serves only between its own BAR accesses, so the BAR access that
+ * rang the doorbell must return first.
+ */
+static void *tt_pcie_edma_thread(void *opaque)
+{
+    TTPcie *s = opaque;
+    uint32_t size = qatomic_read(&s->dbi[TT_EDMA_RD_SIZE / 4]);
+    uint64_t src = deposit64(qatomic_read(&s->dbi[TT_EDMA_RD_SAR_LO / 4]),
+                             32, 32,
+                             qatomic_read(&s->dbi[TT_EDMA_RD_SAR_HI / 4]));
+    uint32_t dst = qatomic_read(&s->dbi[TT_EDMA_RD_DAR_LO / 4]);
+    g_autofree uint8_t *buf = g_malloc(TT_EDMA_CHUNK);
+    uint32_t done = 0;
+
+    while (done < size) {
+        uint32_t n = MIN(size - done, TT_EDMA_CHUNK);
+
+        if (tt_pcie_host_rw(s, src + done, buf, n, false) != MEMTX_OK) {
+            break;          /* logged; the transfer stops there */
+        }
+        bql_lock();         /* tile registers behind a window expect it */
+        tt_pcie_bar_rw(s, 0, dst + done, buf, n, true);
+        bql_unlock();
+        done += n;
+    }
+    trace_tt_pcie_edma(src, dst, size, done);
+    qatomic_set(&s->dbi[TT_EDMA_RD_SIZE / 4], 0);
+    qatomic_set(&s->edma_busy, false);
+    return NULL;
+}
+
+static void tt_pcie_edma_doorbell(TTPcie *s, uint32_t val)
+{
+    uint32_t size = qatomic_read(&s->dbi[TT_EDMA_RD_SIZE / 4]);
+    uint32_t dst = qatomic_read(&s->dbi[TT_EDMA_RD_DAR_LO / 4]);
+    QemuThread thread;
+
+    if (val != 1) {
+        qemu_log_mask(LOG_UNIMP, "tt-pcie: eDMA doorbell 0x%x: only "
+                      "starting read channel 0 (1) is modelled\n", val);
+        return;
+    }
+    if (!size || (size | dst) & 3 ||
+        qatomic_read(&s->dbi[TT_EDMA_RD_DAR_HI / 4]) ||
+        (uint64_t)dst + size > TT_PCIE_BAR0_SIZE) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-pcie: eDMA of %u bytes to BAR0 "
+                      "offset 0x%x: size and address must be 4-byte "
+                      "aligned, nonzero and inside BAR0; not started\n",
+                      size, dst);
+        return;
+    }
+    if (qatomic_xchg(&s->edma_busy, true)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-pcie: eDMA doorbell during a "
+                      "transfer; ignored\n");
+        return;
+    }
+    qemu_thread_create(&thread, "tt-pcie-edma", tt_pcie_edma_thread, s,
+                       QEMU_THREAD_DETACHED);
+}
+
 /* BAR2: DBI registers read back what was written; the iATU is decoded */
 static uint64_t tt_pcie_dbi_read(void *opaque, hwaddr addr, unsigned size)
 {
@@ -320,12 +400,18 @@ static void tt_pcie_dbi_write(void *opaque, hwaddr addr, uint64_t val,
     TTPcie *s = opaque;
 
     trace_tt_pcie_dbi_write(addr, val);
-    if (addr >= 0x100 && addr < 0x1ac) {
-        qemu_log_mask(LOG_UNIMP, "tt-pcie: DMA engine register 0x%"
-                      HWADDR_PRIx " stored; the engine is not modelled\n",
-                      addr);
+    if (addr == TT_EDMA_RD_SIZE && qatomic_read(&s->edma_busy)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-pcie: eDMA transfer size written "
+                      "during a transfer; ignored\n");
+        return;
     }
     qatomic_set(&s->dbi[addr / 4], val);
+    if (addr == TT_EDMA_RD_DOORBELL) {
+        tt_pcie_edma_doorbell(s, val);
+    } else if (addr > TT_EDMA_RD_DAR_HI && addr < 0x1ac) {
+        qemu_log_mask(LOG_UNIMP, "tt-pcie: eDMA register 0x%" HWADDR_PRIx
+                      " stored; interrupts are not modelled\n", addr);
+    }
 }
 
 static const MemoryRegionOps tt_pcie_dbi_ops = {

@@ -2,9 +2,10 @@
  * Blackhole PCIe endpoint as the host sees it: BAR decoding, TLB windows
  * in both register layouts (2 MiB in BAR0, 4 GiB in BAR4), unicast and
  * multicast, both NOCs, the PCIe tile's NIU registers, the outbound iATU
- * and DBI as the chip reaches them, the ARC window of PCIe 1, and bad
- * input.  Register words are packed here by hand from the layout in
- * host-pcie-and-arc.md 7.2, independently of the model's decoder.
+ * and DBI as the chip reaches them, the eDMA read channel, the ARC window
+ * of PCIe 1, and bad input.  Register words are packed here by hand from
+ * the layout in host-pcie-and-arc.md 7.2, independently of the model's
+ * decoder.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -225,6 +226,70 @@ static void test_iatu(void)
     qtest_quit(q);
 }
 
+/*
+ * eDMA read channel 0 (host-pcie-and-arc.md 6.3): host memory (the
+ * stand-in, filled through the PCIe tile's NOC side) to an L1 behind a
+ * BAR0 window; SIZE reads 0 once the data has landed.
+ */
+#define EDMA_DOORBELL   0x104
+#define EDMA_SIZE       0x11c
+#define EDMA_SAR_LO     0x120
+#define EDMA_SAR_HI     0x124
+#define EDMA_DAR_LO     0x128
+#define EDMA_DAR_HI     0x12c
+
+static bool edma_wait(QTestState *q)
+{
+    for (int i = 0; i < 5000; i++) {
+        if (tt_bar_readl(q, 2, EDMA_SIZE) == 0) {
+            return true;
+        }
+        g_usleep(1000);
+    }
+    return false;
+}
+
+static void test_edma(void)
+{
+    QTestState *q = qtest_init("-M blackhole -d guest_errors,unimp");
+    uint32_t words = 0x18000 / 4;       /* more than one 64 KiB piece */
+    g_autofree uint32_t *in = g_new(uint32_t, words);
+    g_autofree uint32_t *out = g_new(uint32_t, words + 1);
+
+    for (uint32_t i = 0; i < words; i++) {
+        in[i] = cpu_to_le32(0x5eed0000u + i * 7);
+    }
+    tt_write(q, 2, 0, "-", 0x40000, in, words * 4);
+    tlb_2m(q, 11, 0, 3, 4, 3, 4, 0, 0);
+    tt_bar_writel(q, 2, EDMA_SAR_LO, 0x40000);
+    tt_bar_writel(q, 2, EDMA_SAR_HI, 0);
+    tt_bar_writel(q, 2, EDMA_DAR_LO, WIN_2M(11) + 0x8000);
+    tt_bar_writel(q, 2, EDMA_DAR_HI, 0);
+    tt_bar_writel(q, 2, EDMA_SIZE, words * 4);
+    tt_bar_writel(q, 2, EDMA_DOORBELL, 1);
+    g_assert_true(edma_wait(q));
+    tt_read(q, 3, 4, "brisc", 0x8000, out, (words + 1) * 4);
+    g_assert_true(memcmp(in, out, words * 4) == 0);
+    g_assert_cmphex(out[words], ==, 0);
+
+    /* bad transfers are logged and not started: SIZE keeps its value */
+    tt_bar_writel(q, 2, EDMA_DAR_LO, WIN_2M(11) + 0x8002);
+    tt_bar_writel(q, 2, EDMA_SIZE, 0x100);
+    tt_bar_writel(q, 2, EDMA_DOORBELL, 1);
+    g_assert_cmphex(tt_bar_readl(q, 2, EDMA_SIZE), ==, 0x100);
+    tt_bar_writel(q, 2, EDMA_DAR_LO, 0x1ffffff0);
+    tt_bar_writel(q, 2, EDMA_DOORBELL, 1);
+    tt_bar_writel(q, 2, EDMA_DOORBELL, 0x80000000);
+    g_assert_cmphex(tt_bar_readl(q, 2, EDMA_SIZE), ==, 0x100);
+    /* host memory beyond the stand-in: the transfer stops, SIZE clears */
+    tt_bar_writel(q, 2, EDMA_SAR_HI, 0x100);
+    tt_bar_writel(q, 2, EDMA_DAR_LO, WIN_2M(11) + 0x20000);
+    tt_bar_writel(q, 2, EDMA_DOORBELL, 1);
+    g_assert_true(edma_wait(q));
+    g_assert_cmphex(tt_readl(q, 3, 4, "brisc", 0x20000), ==, 0);
+    qtest_quit(q);
+}
+
 static void test_bad_input(void)
 {
     QTestState *q = qtest_init("-M blackhole -d guest_errors,unimp");
@@ -276,6 +341,7 @@ int main(int argc, char **argv)
     qtest_add_func("/tt/pcie/multicast", test_multicast);
     qtest_add_func("/tt/pcie/bar4-4g", test_bar4_4g);
     qtest_add_func("/tt/pcie/iatu", test_iatu);
+    qtest_add_func("/tt/pcie/edma", test_edma);
     qtest_add_func("/tt/pcie/bad-input", test_bad_input);
     return g_test_run();
 }

@@ -6,8 +6,9 @@
  * Loads the library like tt-umd (dlopen, nine dlsym() lookups, DMA
  * callbacks, init), then checks the PCI identity and BAR bases, a TLB
  * window onto a Tensix L1, ARC's boot status, the tile access calls and
- * device-to-host DMA started by a tiny BRISC program (skipped with
- * TT_TEST_NO_CORES=1, for servers without cores).
+ * device-to-host DMA started by a tiny BRISC program and host-to-device
+ * DMA by the eDMA engine (skipped with TT_TEST_NO_CORES=1, for servers
+ * without cores).
  * The library starts QEMU itself unless TT_EMU_SOCKET names a running
  * server (TT_EMU_QEMU, TT_EMU_ARGS: see libttsim.c).  Output is TAP.
  *
@@ -329,6 +330,53 @@ static void test_dma(const TTSimApi *api)
     api->tile_wr(TEST_TILE_X, TEST_TILE_Y, SOFT_RESET_0, &reset, 4);
 }
 
+/*
+ * Host-to-device DMA with the eDMA read channel (host-pcie-and-arc.md 6.3),
+ * as tt-umd programs it: host memory through the callbacks into an L1
+ * behind a TLB window (DAR is a BAR0 offset); the transfer size reads 0
+ * when it is done.
+ */
+#define EDMA_DOORBELL       0x104
+#define EDMA_SIZE           0x11c
+#define EDMA_SAR_LO         0x120
+#define EDMA_DAR_LO         0x128
+#define EDMA_HOST_SRC       0x200000u
+#define EDMA_L1_DST         0x80000u
+#define EDMA_LEN            0x20000u
+
+static void edma_wr(const TTSimApi *api, uint32_t reg, uint32_t v)
+{
+    api->mem_wr(LIBTTSIM_BAR2_BASE + reg, &v, 4);
+}
+
+static void test_edma(const TTSimApi *api)
+{
+    static uint8_t back[EDMA_LEN];
+    time_t until = time(NULL) + DMA_WAIT_S;
+    const char *no_cores = getenv("TT_TEST_NO_CORES");
+    uint32_t size;
+
+    if (no_cores && *no_cores == '1') {
+        tt_ok(true, "eDMA host to L1 # SKIP not a blackhole machine");
+        return;
+    }
+    tt_fill(host_mem + EDMA_HOST_SRC, EDMA_LEN, 5);
+    tt_tlb_2m(api, TEST_WINDOW, TEST_TILE_X, TEST_TILE_Y, 0);
+    edma_wr(api, EDMA_SAR_LO, EDMA_HOST_SRC);
+    edma_wr(api, EDMA_SAR_LO + 4, 0);
+    edma_wr(api, EDMA_DAR_LO, (TEST_WINDOW << 21) + EDMA_L1_DST);
+    edma_wr(api, EDMA_DAR_LO + 4, 0);
+    edma_wr(api, EDMA_SIZE, EDMA_LEN);
+    edma_wr(api, EDMA_DOORBELL, 1);
+    do {
+        api->mem_rd(LIBTTSIM_BAR2_BASE + EDMA_SIZE, &size, 4);
+    } while (size && time(NULL) < until);
+    api->tile_rd(TEST_TILE_X, TEST_TILE_Y, EDMA_L1_DST, back, sizeof(back));
+    tt_ok(size == 0 && !memcmp(back, host_mem + EDMA_HOST_SRC, EDMA_LEN),
+          "eDMA read channel moved 128 KiB of host memory into L1 of tile "
+          "(%d,%d) (size register 0x%x)", TEST_TILE_X, TEST_TILE_Y, size);
+}
+
 int main(int argc, char **argv)
 {
     TTSimApi api;
@@ -360,6 +408,7 @@ int main(int argc, char **argv)
     test_arc(&api);
     test_tile_calls(&api);
     test_dma(&api);
+    test_edma(&api);
 
     api.clock(10);
     tt_ok(dma_bad == 0, "no DMA outside host memory (%u callbacks)",

@@ -5,11 +5,11 @@
  * BAR0 (512 MiB): 202 TLB windows of 2 MiB, their configuration registers
  * at 0x1FC00000, the PCIe tile's NIUs at 0x1FD04000/0x1FD14000 and, on
  * PCIe 1 (P100A), the ARC APB window at 0x1FF00000.  BAR2 (1 MiB): the
- * controller's DBI with the outbound iATU at 0x1000.  BAR4 (32 GiB): eight
- * 4 GiB TLB windows.  A window access becomes a NOC transaction issued by
- * the PCIe tile's NIU on the window's NOC; NOC transactions that reach the
- * PCIe tile go to host memory (directly or through the iATU), to the DBI or
- * to the NIU registers.
+ * controller's DBI with the outbound iATU at 0x1000 and eDMA read channel 0
+ * at 0x100.  BAR4 (32 GiB): eight 4 GiB TLB windows.  A window access
+ * becomes a NOC transaction issued by the PCIe tile's NIU on the window's
+ * NOC; NOC transactions that reach the PCIe tile go to host memory
+ * (directly or through the iATU), to the DBI or to the NIU registers.
  *
  * Host memory is whatever the transport registered (vfio-user DMA regions);
  * with none, a RAM block of the device ("host-mem-size") stands in for it,
@@ -100,6 +100,7 @@ struct TTPcie {
     uint32_t tlb[TT_TLB_COUNT][3];
     uint32_t strided[TT_TLB_STRIDED_COUNT];
     uint32_t *dbi;                          /* BAR2, TT_PCIE_BAR2_SIZE */
+    bool edma_busy;                         /* a transfer is under way */
 
     /* properties */
     uint8_t x;                              /* physical x: 2 or 11 */

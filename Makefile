@@ -2,7 +2,8 @@
 # ./configure unpacks and verifies it under build/, overlays this project's
 # files (symlinks) and applies patches/qemu/*.patch.
 #
-#   make            build qemu-system-riscv32, the qtests and test firmware
+#   make            build qemu-system-riscv32, the qtests, test firmware,
+#                   libttsim.so and tt-host-run
 #   make demo       boot the full P150 with the demo firmware and verify it
 #   make check      run every test
 #   make bench      run the benchmarks in bench/
@@ -16,7 +17,7 @@ FW = $(BUILD)/firmware
 TT_QTESTS := $(shell sed -n '/^tt_qtests = \[/,/^]/p' \
                tests/qtest/tenstorrent/meson.build | grep -o "tt-[a-z0-9-]*-test")
 
-all: qemu firmware libttsim
+all: qemu firmware libttsim host-run
 
 deps:
 	@./scripts/install-deps.sh
@@ -33,6 +34,17 @@ qemu: $(BUILD)/config.mk
 # libttsim.so, a libttsim-ABI library driving the machine over vfio-user
 libttsim:
 	@$(MAKE) -s -C tools/libttsim O=$(abspath $(BUILD))/libttsim
+
+# tt-host-run: bench/fw's image on every BRISC through the libttsim ABI
+host-run: $(BUILD)/tt-host-run bench-fw
+
+$(BUILD)/tt-host-run: tools/tt-host-run.c tools/tt-bench-kernels.h \
+                      tools/libttsim/libttsim.h
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Itools -o $@ $< -ldl
+
+bench-fw:
+	@$(MAKE) -s -C bench/fw O=$(abspath $(BUILD))/bench
 
 firmware: $(BUILD)/tt-demo-checksum
 	@$(MAKE) -s -C tests/firmware O=$(abspath $(FW))
@@ -58,14 +70,14 @@ demo: deps all
 	    --checker $(BUILD)/tt-demo-checksum
 
 bench: deps all $(BUILD)/tt-bench-ref
-	@$(MAKE) -s -C bench/fw O=$(abspath $(BUILD))/bench
 	@bench/run.sh $(BUILD)
 
-$(BUILD)/tt-bench-ref: tools/tt-bench-ref.c
+$(BUILD)/tt-bench-ref: tools/tt-bench-ref.c tools/tt-bench-kernels.h
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -o $@ $<
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps qemu firmware check demo bench clean x86-client libttsim
+.PHONY: all deps qemu firmware check demo bench clean x86-client libttsim \
+        host-run bench-fw

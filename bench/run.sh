@@ -4,13 +4,16 @@
 #
 # bench/ttbench.py runs the workloads of bench/fw on our machine and, with
 # TTSIM_LIB=/path/to/libttsim.so (a ttsim the user built), on ttsim through
-# the libttsim ABI, and prints workload, ours, ttsim, ratio.  Then the NOC
-# benchmark of one tile (tests/firmware/bench-noc.c).
+# the libttsim ABI, and prints workload, ours, ttsim, ratio.  host-bench.sh
+# then measures both libraries from a C host program (tools/tt-host-run:
+# start-up, firmware upload, BAR0 bandwidth and latency, W1), and last
+# comes the NOC benchmark of one tile (tests/firmware/bench-noc.c).
 set -eu
 B=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 python3 "$here/ttbench.py" --build "$B" ${TTSIM_LIB:+--ttsim "$TTSIM_LIB"} \
     ${TTBENCH_ARGS:-}
+sh "$here/host-bench.sh" "$B"
 
 out=$("$B/qemu/qemu-system-riscv32" -M "blackhole,firmware=$B/firmware/bench-noc.elf" \
       -semihosting-config enable=on,target=native -display none \

@@ -77,6 +77,19 @@ grep '^# tt-kmd part skipped' "$log/guest.log" | sed 's/^# /guest: /'
     > "$log/libttsim.log" 2>&1
 count "$log/libttsim.log" libttsim $?
 
+# Bad vfio-user clients (malformed messages, clients dying mid-message or
+# mid-DMA): QEMU logs them, survives and keeps the chip's state
+timeout 120 "$B/libttsim/tt-vfu-badclient-test" "$Q/qemu-system-riscv32" \
+    > "$log/vfu-badclient.log" 2>&1
+count "$log/vfu-badclient.log" vfu-badclient $?
+
+# tt-host-run: bench/fw's W1 on all 140 BRISCs through libttsim.so alone,
+# loaded and released by multicast, as a host program would
+TT_EMU_QEMU="$Q/qemu-system-riscv32" TT_EMU_ARGS="-M blackhole,board=p150" \
+    timeout 120 "$B/tt-host-run" --lib "$B/libttsim/libttsim.so" \
+    --count 20000 "$B/bench/bench.bin" > "$log/host-run.log" 2>&1
+count "$log/host-run.log" host-run $?
+
 # Trace events through the log and simple backends
 python3 "$src/tests/tracing/trace-test.py" "$B" "$src" > "$log/tracing.log" 2>&1
 count "$log/tracing.log" tracing $?

@@ -9,45 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t w1(uint32_t n, uint32_t x)
-{
-    uint32_t acc = 0;
-
-    for (; n; n--) {
-        uint32_t m;
-
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        m = x * 0x9e3779b1u;
-        acc = (x & 1) ? acc + m : acc ^ m;
-        acc = (acc << 7) | (acc >> 25);
-        x += n;
-    }
-    return acc;
-}
-
-#define WORDS 65536
-
-static uint32_t w2(uint32_t reps, uint32_t seed)
-{
-    static uint32_t buf[2][WORDS];
-    uint32_t sum = 0;
-
-    for (int i = 0; i < WORDS; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        buf[0][i] = seed;
-    }
-    for (uint32_t pass = 0; pass < reps; pass++) {
-        uint32_t *src = buf[pass & 1], *dst = buf[!(pass & 1)];
-
-        for (int i = 0; i < WORDS; i++) {
-            sum ^= src[i];
-            dst[i] = src[i] + pass;
-        }
-    }
-    return sum;
-}
+#include "tt-bench-kernels.h"
 
 int main(int argc, char **argv)
 {
@@ -59,6 +21,7 @@ int main(int argc, char **argv)
     }
     count = strtoul(argv[2], NULL, 0);
     seed = strtoul(argv[3], NULL, 0);
-    printf("0x%08x\n", argv[1][1] == '1' ? w1(count, seed) : w2(count, seed));
+    printf("0x%08x\n", argv[1][1] == '1' ? tt_bench_w1(count, seed)
+                                         : tt_bench_w2(count, seed));
     return 0;
 }

@@ -43,7 +43,10 @@ static bool tt_core_in_reset(TTTensixTile *t, int r)
     return tt_debug_regs_get_soft_reset(&t->dbg) & tt_soft_reset_bit(r);
 }
 
-/* "running", "parked", "halted", "waiting", or "in reset" */
+/*
+ * "running", "parked", "halted", "waiting", "in reset", or "debug-halted"
+ * (paused through RISC_DBG_CNTL, risc-debug.c)
+ */
 static const char *tt_core_state(TTTensixTile *t, int r)
 {
     CPUState *cs = CPU(&t->core[r]);
@@ -51,6 +54,9 @@ static const char *tt_core_state(TTTensixTile *t, int r)
 
     if (tt_core_in_reset(t, r)) {
         return "in reset";
+    }
+    if (tt_risc_debug_halted(&t->dbg, r)) {
+        return "debug-halted";
     }
     if (tt_tensix_core_wait(&t->tensix, r, &thread)) {
         return "waiting";

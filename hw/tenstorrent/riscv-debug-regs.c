@@ -103,6 +103,9 @@ static void tt_debug_regs_kick_later(TTRiscvDebugRegs *s, int role)
     }
 }
 
+/* DISABLE_RESET: even bit per core keeps LDM (T0 0, .. NC 8) */
+static const uint8_t tt_keep_ldm_bit[TT_CORES_PER_TILE] = { 6, 8, 0, 2, 4 };
+
 /* Called with s->lock held, so each core gets its work in register order. */
 static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
                                  uint32_t val)
@@ -112,9 +115,7 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
         CPUState *cs = CPU(s->cpu[r]);
 
         if ((old ^ val) & bit && val & bit) {
-            /* DISABLE_RESET: even bit per core keeps LDM (T0 0, .. NC 8) */
-            static const uint8_t keep_ldm[] = { 6, 8, 0, 2, 4 };
-            bool keep = s->disable_reset & BIT(keep_ldm[r]);
+            bool keep = s->disable_reset & BIT(tt_keep_ldm_bit[r]);
 
             trace_tt_core_hold(s->tile_x, s->tile_y, tt_core_role_name[r]);
             async_run_on_cpu(cs, tt_core_hold_work,
@@ -125,6 +126,9 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
 
             trace_tt_core_release(s->tile_x, s->tile_y, tt_core_role_name[r],
                                   pc);
+            /* DISABLE_RESET's odd bit per core keeps the debug registers */
+            tt_risc_debug_core_reset(s, r, s->disable_reset &
+                                     BIT(tt_keep_ldm_bit[r] + 1));
             async_run_on_cpu(cs, tt_core_release_work,
                              RUN_ON_CPU_HOST_INT(pc));
             tt_debug_regs_kick_later(s, r);
@@ -184,6 +188,9 @@ static uint64_t tt_debug_regs_read(void *opaque, hwaddr addr, unsigned size)
     uint32_t *reg, val = 0;
 
     switch (addr) {
+    case A_RISC_DBG_CNTL_0 ... A_RISC_DBG_STATUS_1:
+        val = tt_risc_debug_read(s, addr);
+        break;
     case A_SOFT_RESET_0:
         val = qatomic_read(&s->soft_reset);
         break;
@@ -218,12 +225,16 @@ static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
                                 unsigned size)
 {
     TTRiscvDebugRegs *s = opaque;
-    uint32_t *reg;
+    uint32_t *reg = tt_debug_reg_ptr(s, addr);
 
     trace_tt_debug_regs_write(s->tile_x, s->tile_y, addr, val);
+    if (addr >= A_RISC_DBG_CNTL_0 && addr <= A_RISC_DBG_STATUS_1) {
+        tt_risc_debug_write(s, addr, val);
+        return;
+    }
     if (addr == A_SOFT_RESET_0) {
         tt_debug_regs_set_soft_reset(s, val);
-    } else if ((reg = tt_debug_reg_ptr(s, addr))) {
+    } else if (reg) {
         WITH_QEMU_LOCK_GUARD(&s->lock) {
             qatomic_set(reg, val);
         }
@@ -297,6 +308,7 @@ static void tt_debug_regs_reset_hold(Object *obj, ResetType type)
     s->ncrisc_pc_override = 0;
     memset(s->cg, 0, sizeof(s->cg));
     s->wall_clock_hi_latched = 0;
+    memset(&s->risc_dbg, 0, sizeof(s->risc_dbg));
 }
 
 static void tt_debug_regs_realize(DeviceState *dev, Error **errp)
@@ -315,16 +327,29 @@ static void tt_debug_regs_realize(DeviceState *dev, Error **errp)
                           "tt-riscv-debug-regs", 0x1000);
     memory_region_init_io(&s->pic, OBJECT(s), &tt_pic_ops, s,
                           "tt-pic", 0x1000);
+    tt_risc_debug_init(s);
     memory_region_enable_lockless_io(&s->ctrl);
     memory_region_enable_lockless_io(&s->pic);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->ctrl);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->pic);
 }
 
-static const VMStateDescription vmstate_tt_debug_regs = {
-    .name = TYPE_TT_RISCV_DEBUG_REGS,
+static const VMStateDescription vmstate_tt_risc_debug_core = {
+    .name = "tt-risc-debug-core",
     .version_id = 1,
     .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(dr, TTRiscDebugCore, TT_RISC_DBG_DRS),
+        VMSTATE_BOOL(halted, TTRiscDebugCore),
+        VMSTATE_BOOL(step_armed, TTRiscDebugCore),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_tt_debug_regs = {
+    .name = TYPE_TT_RISCV_DEBUG_REGS,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(soft_reset, TTRiscvDebugRegs),
         VMSTATE_UINT32(disable_reset, TTRiscvDebugRegs),
@@ -334,6 +359,13 @@ static const VMStateDescription vmstate_tt_debug_regs = {
         VMSTATE_UINT32(ncrisc_pc_override, TTRiscvDebugRegs),
         VMSTATE_UINT32_ARRAY(cg, TTRiscvDebugRegs, 3),
         VMSTATE_UINT32(wall_clock_hi_latched, TTRiscvDebugRegs),
+        VMSTATE_UINT32(risc_dbg.cntl0, TTRiscvDebugRegs),
+        VMSTATE_UINT32(risc_dbg.cntl1, TTRiscvDebugRegs),
+        VMSTATE_UINT32(risc_dbg.status1, TTRiscvDebugRegs),
+        VMSTATE_BOOL(risc_dbg.read_valid, TTRiscvDebugRegs),
+        VMSTATE_STRUCT_ARRAY(risc_dbg.core, TTRiscvDebugRegs,
+                             TT_RISC_DBG_CORES, 1,
+                             vmstate_tt_risc_debug_core, TTRiscDebugCore),
         VMSTATE_END_OF_LIST()
     },
 };

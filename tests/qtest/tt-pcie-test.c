@@ -22,19 +22,6 @@
 #define SOFT_RESET_0    0xffb121b0u
 #define WIN_2M(n)       ((uint64_t)(n) << 21)
 
-/* 2 MiB window @n: target @addr (2 MiB aligned) at rectangle */
-static void tlb_2m(QTestState *q, int n, uint64_t addr, int xs, int ys,
-                   int xe, int ye, int noc, int mcast)
-{
-    uint64_t off = addr >> 21;
-
-    tt_bar_writel(q, 0, TLB_CFG + 12 * n, off);
-    tt_bar_writel(q, 0, TLB_CFG + 12 * n + 4, (off >> 32 & 0x7ff) |
-                  xe << 11 | ye << 17 | xs << 23 | (ys & 7) << 29);
-    tt_bar_writel(q, 0, TLB_CFG + 12 * n + 8,
-                  ys >> 3 | noc << 3 | mcast << 5 | 1 << 6 /* strict */);
-}
-
 /* 4 GiB window 202 + @n */
 static void tlb_4g(QTestState *q, int n, uint64_t addr, int xs, int ys,
                    int xe, int ye, int noc, int mcast)
@@ -98,7 +85,7 @@ static void test_unicast_2m(void)
     uint8_t buf[64], back[64];
 
     /* window 7 -> L1 of (1, 2) (translated = physical without harvesting) */
-    tlb_2m(q, 7, 0, 0, 0, 1, 2, 0, 0);
+    tt_tlb_2m(q, 7, 0, 0, 0, 1, 2, 0, 0);
     tt_bar_writel(q, 0, WIN_2M(7) + 0x1000, 0xcafe0001);
     g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0x1000), ==, 0xcafe0001);
     g_assert_cmphex(tt_readl(q, 1, 3, "brisc", 0x1000), ==, 0);
@@ -113,7 +100,7 @@ static void test_unicast_2m(void)
     g_assert_cmpmem(buf, sizeof(buf), back, sizeof(back));
 
     /* the MMIO page: 0xFFA00000 + 0x1121B0 is SOFT_RESET_0 (7.1) */
-    tlb_2m(q, 8, 0xffa00000, 0, 0, 5, 7, 0, 0);
+    tt_tlb_2m(q, 8, 0xffa00000, 0, 0, 5, 7, 0, 0);
     g_assert_cmphex(tt_bar_readl(q, 0, WIN_2M(8) + 0x1121b0), ==, 0x47800);
     tt_bar_writel(q, 0, WIN_2M(8) + 0x1121b0, 0x47000);
     g_assert_cmphex(tt_readl(q, 5, 7, "brisc", SOFT_RESET_0), ==, 0x47000);
@@ -125,18 +112,18 @@ static void test_noc1_and_translation(void)
     QTestState *q = qtest_init("-M blackhole");
 
     /* NOC1 with translation: the same translated coordinates */
-    tlb_2m(q, 3, 0, 0, 0, 3, 4, 1, 0);
+    tt_tlb_2m(q, 3, 0, 0, 0, 3, 4, 1, 0);
     tt_bar_writel(q, 0, WIN_2M(3) + 0x100, 0x11110001);
     g_assert_cmphex(tt_readl(q, 3, 4, "brisc", 0x100), ==, 0x11110001);
 
     /* NOC1 without translation: NOC1 numbering, (3, 4) is (13, 7) */
     tt_bar_writel(q, 0, NIU1_CFG_0,
                   tt_bar_readl(q, 0, NIU1_CFG_0) & ~(1u << 14));
-    tlb_2m(q, 3, 0, 0, 0, 13, 7, 1, 0);
+    tt_tlb_2m(q, 3, 0, 0, 0, 13, 7, 1, 0);
     tt_bar_writel(q, 0, WIN_2M(3) + 0x104, 0x11110002);
     g_assert_cmphex(tt_readl(q, 3, 4, "brisc", 0x104), ==, 0x11110002);
     /* NOC0 still translates */
-    tlb_2m(q, 4, 0, 0, 0, 16, 11, 0, 0);
+    tt_tlb_2m(q, 4, 0, 0, 0, 16, 11, 0, 0);
     tt_bar_writel(q, 0, WIN_2M(4) + 0x108, 0x11110003);
     g_assert_cmphex(tt_readl(q, 16, 11, "brisc", 0x108), ==, 0x11110003);
     qtest_quit(q);
@@ -149,7 +136,7 @@ static void test_multicast(void)
     int cols[] = { 1, 2, 10, 11 };
 
     /* translated x 1..3 -> physical columns 1, 2, 10; rows 2..4 */
-    tlb_2m(q, 0, 0, 1, 2, 3, 4, 0, 1);
+    tt_tlb_2m(q, 0, 0, 1, 2, 3, 4, 0, 1);
     tt_bar_writel(q, 0, TLB_STRIDED, 0);
     tt_bar_writel(q, 0, WIN_2M(0) + 0x3000, 0x600d0001);
     for (int c = 0; c < 4; c++) {
@@ -180,7 +167,7 @@ static void test_bar4_4g(void)
     tt_bar_writel(q, 4, 7 * (4ull << 30) + 0x40, 0x20900040);
     g_assert_cmphex(tt_readl(q, 2, 2, "brisc", 0x40), ==, 0x20900040);
     /* and a 2 MiB window onto the same DRAM bytes */
-    tlb_2m(q, 9, 0x10000000, 0, 0, 17, 12, 0, 0);
+    tt_tlb_2m(q, 9, 0x10000000, 0, 0, 17, 12, 0, 0);
     g_assert_cmphex(tt_bar_readl(q, 0, WIN_2M(9)), ==, 0xd0d0beef);
     qtest_quit(q);
 }
@@ -260,7 +247,7 @@ static void test_edma(void)
         in[i] = cpu_to_le32(0x5eed0000u + i * 7);
     }
     tt_write(q, 2, 0, "-", 0x40000, in, words * 4);
-    tlb_2m(q, 11, 0, 3, 4, 3, 4, 0, 0);
+    tt_tlb_2m(q, 11, 0, 3, 4, 3, 4, 0, 0);
     tt_bar_writel(q, 2, EDMA_SAR_LO, 0x40000);
     tt_bar_writel(q, 2, EDMA_SAR_HI, 0);
     tt_bar_writel(q, 2, EDMA_DAR_LO, WIN_2M(11) + 0x8000);
@@ -295,11 +282,11 @@ static void test_bad_input(void)
     QTestState *q = qtest_init("-M blackhole -d guest_errors,unimp");
 
     /* coordinates off the grid: reads are all-ones, writes dropped */
-    tlb_2m(q, 5, 0, 0, 0, 63, 63, 0, 0);
+    tt_tlb_2m(q, 5, 0, 0, 0, 63, 63, 0, 0);
     g_assert_cmphex(tt_bar_readl(q, 0, WIN_2M(5)), ==, 0xffffffff);
     tt_bar_writel(q, 0, WIN_2M(5), 1);
     /* multicast rectangle with no Tensix tile in it */
-    tlb_2m(q, 5, 0, 0, 0, 0, 1, 0, 1);
+    tt_tlb_2m(q, 5, 0, 0, 0, 0, 1, 0, 1);
     tt_bar_writel(q, 0, WIN_2M(5), 1);
     /* NOC select 2, linked, static VC: logged */
     tt_bar_writel(q, 0, TLB_CFG + 12 * 5 + 4, 1 << 11 | 2 << 17);
@@ -314,7 +301,7 @@ static void test_bad_input(void)
     g_assert_true(tt_bar_readl_fails(q, 2, 0x100000));
     g_assert_true(tt_bar_readl_fails(q, 4, 32ull << 30));
     /* an 8-byte read of tile MMIO: one word moves, the rest reads ones */
-    tlb_2m(q, 6, 0xffa00000, 0, 0, 1, 2, 0, 0);
+    tt_tlb_2m(q, 6, 0xffa00000, 0, 0, 1, 2, 0, 0);
     {
         uint8_t b[8];
 

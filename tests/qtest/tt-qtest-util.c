@@ -215,3 +215,15 @@ const char *tt_firmware_dir(void)
 
     return d ? d : "../firmware";
 }
+
+void tt_tlb_2m(QTestState *q, int n, uint64_t addr, int xs, int ys,
+               int xe, int ye, int noc, int mcast)
+{
+    uint64_t off = addr >> 21;
+
+    tt_bar_writel(q, 0, TT_TLB_CFG + 12 * n, off);
+    tt_bar_writel(q, 0, TT_TLB_CFG + 12 * n + 4, (off >> 32 & 0x7ff) |
+                  xe << 11 | ye << 17 | xs << 23 | (ys & 7) << 29);
+    tt_bar_writel(q, 0, TT_TLB_CFG + 12 * n + 8,
+                  ys >> 3 | noc << 3 | mcast << 5 | 1 << 6 /* strict */);
+}

@@ -45,6 +45,16 @@ void tt_bar_write(QTestState *qts, int bar, uint64_t off, const void *buf,
                   size_t len);
 
 /*
+ * Program 2 MiB TLB window @n of BAR0 onto @addr (2 MiB aligned) of the
+ * rectangle (@xs, @ys)-(@xe, @ye) on NOC @noc, strict ordering; packed
+ * by hand from host-pcie-and-arc.md 7.2.
+ */
+void tt_tlb_2m(QTestState *q, int n, uint64_t addr, int xs, int ys,
+               int xe, int ye, int noc, int mcast);
+#define TT_TLB_CFG      0x1fc00000u
+#define TT_WIN_2M(n)    ((uint64_t)(n) << 21)
+
+/*
  * Run QEMU with @args (no qtest), return its exit status and stderr in
  * @err (caller frees).
  */

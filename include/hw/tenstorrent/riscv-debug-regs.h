@@ -1,7 +1,7 @@
 /*
  * Tenstorrent Blackhole tile control/debug registers (0xFFB12000) and PIC /
  * PC readback block (0xFFB13000): soft reset of the five cores, reset PCs,
- * wall clock.
+ * wall clock, and the RISC debug interface (risc-debug.h).
  *
  * Threads: any vCPU of the tile, other tiles' NOC traffic and the host may
  * access the block concurrently.  The MMIO regions are lockless; @lock
@@ -17,6 +17,7 @@
 #include "hw/sysbus.h"
 #include "hw/registerfields.h"
 #include "hw/tenstorrent/grid.h"
+#include "hw/tenstorrent/risc-debug.h"
 #include "hw/tenstorrent/tt-tile-map.h"     /* generated */
 #include "qom/object.h"
 
@@ -73,6 +74,7 @@ struct TTRiscvDebugRegs {
     uint32_t ncrisc_pc_override;
     uint32_t cg[3];             /* clock gating write sinks */
     uint32_t wall_clock_hi_latched;
+    TTRiscDebug risc_dbg;       /* RISC_DBG_CNTL/STATUS, risc-debug.c */
 
     /* links */
     Object *cpu[TT_CORES_PER_TILE];

@@ -1,0 +1,403 @@
+/*
+ * Tenstorrent Blackhole baby RISC-V debug interface (RISC_DBG_CNTL_0/1,
+ * RISC_DBG_STATUS_0/1): the per-core debug registers behind them and the
+ * commands a debugger issues through DR1.
+ *
+ * Protocol (DebugInterface.md; tt-exalens baby_risc_debug.py): CNTL_0
+ * selects DR i of core j (B, T0, T1, T2) and whether to write it from
+ * CNTL_1; the access happens on a 0->1 edge of CNTL_0 bit 31.  A read
+ * leaves the value in STATUS_1 and sets STATUS_0 bit 30 until the next
+ * edge.  A write of DR1 is a command: halt, step, continue, register and
+ * memory access through the core's own view, zeroing x1-x31, new PC.
+ *
+ * Halting uses the core's halted state with its parking cleared, so no
+ * waker (spin parking, Tensix waits) restarts it; only CONTINUE, STEP or
+ * the core's soft reset do.  Commands from the host path (vfio-user,
+ * qtest: BQL held, no current CPU) complete before the register write
+ * returns, as tt-exalens expects (it checks the halt at once); commands
+ * from a core's NOC traffic are queued to the target core.  A step runs
+ * TCG's single-step mode on that core; patch 0018's hook takes its debug
+ * exception so the rest of the chip keeps running.
+ *
+ * Blackhole specifics followed here: tt-exalens and blackhole-py send STEP
+ * twice per instruction (a documented hardware bug), so the first STEP of
+ * a pair arms and the second executes one instruction; SET_PC takes the
+ * new PC from DR3 as tt-exalens writes it (the ISA text says DR4).
+ * Not modelled (logged): the hardware watchpoints (DR5, DR10-17 store
+ * their values), ebreak pausing the core, slow "debug mode" timing.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/main-loop.h"
+#include "hw/core/cpu.h"
+#include "system/cpus.h"
+#include "system/memory.h"
+#include "target/riscv/cpu.h"
+#include "hw/tenstorrent/riscv-debug-regs.h"
+#include "hw/tenstorrent/risc-debug.h"
+#include "hw/tenstorrent/spin-park.h"
+#include "trace.h"
+
+/* How long the host path waits for one step (a stalled access waits on) */
+#define TT_DBG_STEP_WAIT_MS     200
+
+static const TTCoreRole tt_dbg_role[TT_RISC_DBG_CORES] = {
+    TT_BRISC, TT_TRISC0, TT_TRISC1, TT_TRISC2,
+};
+
+/* Debug state of each CPU, for the debug-exception hook */
+static GHashTable *tt_dbg_by_cpu;
+static QemuCond tt_dbg_step_done;       /* with the BQL: a step finished */
+
+static bool tt_dbg_sync(void)
+{
+    return !current_cpu && bql_locked();
+}
+
+static void tt_dbg_halt_work(CPUState *cs, run_on_cpu_data data)
+{
+    TTRiscDebugCore *c = data.host_ptr;
+
+    cs->halted = 1;
+    qatomic_set(&cpu_env(cs)->tt_park, TT_PARK_RUNNING);    /* no wakers */
+    qatomic_set(&c->halted, true);
+}
+
+static void tt_dbg_resume_work(CPUState *cs, run_on_cpu_data data)
+{
+    TTRiscDebugCore *c = data.host_ptr;
+
+    if (!qatomic_read(&c->halted)) {
+        cs->halted = 0;
+    }
+}
+
+static void tt_dbg_step_work(CPUState *cs, run_on_cpu_data data)
+{
+    TTRiscDebugCore *c = data.host_ptr;
+
+    qatomic_set(&c->stepping, true);
+    cpu_single_step(cs, SSTEP_ENABLE | SSTEP_NOIRQ | SSTEP_NOTIMER);
+    cs->halted = 0;
+}
+
+/* Patch 0018: the single step of a core this interface stepped is over */
+static bool tt_dbg_debug_hook(CPUState *cs)
+{
+    TTRiscDebugCore *c = g_hash_table_lookup(tt_dbg_by_cpu, cs);
+
+    if (!c || !qatomic_read(&c->stepping)) {
+        return false;               /* gdb's */
+    }
+    cpu_single_step(cs, 0);
+    tt_dbg_halt_work(cs, RUN_ON_CPU_HOST_PTR(c));
+    qatomic_set(&c->stepping, false);
+    qemu_cond_broadcast(&tt_dbg_step_done);
+    return true;
+}
+
+static void tt_dbg_run(TTRiscvDebugRegs *s, int j, run_on_cpu_func fn)
+{
+    CPUState *cs = CPU(s->cpu[tt_dbg_role[j]]);
+    run_on_cpu_data d = RUN_ON_CPU_HOST_PTR(&s->risc_dbg.core[j]);
+
+    if (tt_dbg_sync()) {
+        run_on_cpu(cs, fn, d);
+    } else {
+        async_run_on_cpu(cs, fn, d);
+        if (s->spin) {
+            tt_spin_kick_later(s->spin, tt_dbg_role[j]);
+        }
+    }
+}
+
+static void tt_dbg_step(TTRiscvDebugRegs *s, int j)
+{
+    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+    int64_t until;
+
+    if (!qatomic_read(&c->halted) || qatomic_read(&c->stepping)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: x%dy%d %s: STEP "
+                      "while not halted; ignored\n", s->tile_x, s->tile_y,
+                      tt_core_role_name[tt_dbg_role[j]]);
+        return;
+    }
+    c->step_armed = !c->step_armed;
+    if (c->step_armed) {
+        return;                     /* the first STEP of the pair */
+    }
+    qatomic_set(&c->halted, false);
+    tt_dbg_run(s, j, tt_dbg_step_work);
+    if (!tt_dbg_sync()) {
+        return;
+    }
+    until = qemu_clock_get_ms(QEMU_CLOCK_REALTIME) + TT_DBG_STEP_WAIT_MS;
+    while (!qatomic_read(&c->halted) &&
+           qemu_clock_get_ms(QEMU_CLOCK_REALTIME) < until) {
+        qemu_cond_timedwait_bql(&tt_dbg_step_done, 10);
+    }
+}
+
+static CPURISCVState *tt_dbg_env(TTRiscvDebugRegs *s, int j)
+{
+    return cpu_env(CPU(s->cpu[tt_dbg_role[j]]));
+}
+
+static void tt_dbg_reg_access(TTRiscvDebugRegs *s, int j, bool write)
+{
+    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+    CPURISCVState *env = tt_dbg_env(s, j);
+    uint32_t n = c->dr[TT_DR_ARG0];
+
+    if (n > TT_DBG_REG_PC) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: register %u does "
+                      "not exist (x0-x31, 32 = pc)\n", n);
+        c->dr[TT_DR_RESULT] = 0;
+    } else if (!write) {
+        c->dr[TT_DR_RESULT] = n == TT_DBG_REG_PC ? env->pc : env->gpr[n];
+    } else if (n == TT_DBG_REG_PC) {
+        env->pc = c->dr[TT_DR_ARG1];
+    } else if (n) {
+        env->gpr[n] = c->dr[TT_DR_ARG1];
+    }
+}
+
+static void tt_dbg_mem_access(TTRiscvDebugRegs *s, int j, bool write)
+{
+    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+    CPUState *cs = CPU(s->cpu[tt_dbg_role[j]]);
+    uint32_t addr = c->dr[TT_DR_ARG0], v = cpu_to_le32(c->dr[TT_DR_ARG1]);
+    MemTxResult r;
+
+    if (addr & 3) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: unaligned memory "
+                      "access at 0x%08x; the word below is used\n", addr);
+        addr &= ~3u;
+    }
+    r = address_space_rw(cs->as, addr, MEMTXATTRS_UNSPECIFIED, &v, 4, write);
+    if (r != MEMTX_OK) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: x%dy%d %s: memory "
+                      "%s at 0x%08x failed\n", s->tile_x, s->tile_y,
+                      tt_core_role_name[tt_dbg_role[j]],
+                      write ? "write" : "read", addr);
+        v = 0;
+    }
+    if (!write) {
+        c->dr[TT_DR_RESULT] = le32_to_cpu(v);
+    }
+}
+
+/* Commands that need the core paused (DebugInterface.md) */
+#define TT_DBG_CMD_PAUSED   (TT_DBG_CMD_READ_REG | TT_DBG_CMD_WRITE_REG | \
+                             TT_DBG_CMD_READ_MEM | TT_DBG_CMD_WRITE_MEM | \
+                             TT_DBG_CMD_ZERO_REGS | TT_DBG_CMD_SET_PC)
+
+static void tt_dbg_paused_command(TTRiscvDebugRegs *s, int j, uint32_t cmd)
+{
+    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+    CPURISCVState *env = tt_dbg_env(s, j);
+
+    if (cmd & (TT_DBG_CMD_READ_REG | TT_DBG_CMD_WRITE_REG)) {
+        tt_dbg_reg_access(s, j, cmd & TT_DBG_CMD_WRITE_REG);
+    }
+    if (cmd & (TT_DBG_CMD_READ_MEM | TT_DBG_CMD_WRITE_MEM)) {
+        tt_dbg_mem_access(s, j, cmd & TT_DBG_CMD_WRITE_MEM);
+    }
+    if (cmd & TT_DBG_CMD_ZERO_REGS) {
+        memset(&env->gpr[1], 0, sizeof(env->gpr) - sizeof(env->gpr[0]));
+    }
+    if (cmd & TT_DBG_CMD_SET_PC) {
+        env->pc = c->dr[TT_DR_ARG1];
+    }
+}
+
+static bool tt_dbg_in_reset(TTRiscvDebugRegs *s, int j)
+{
+    return tt_debug_regs_get_soft_reset(s) & tt_soft_reset_bit(tt_dbg_role[j]);
+}
+
+static void tt_dbg_command(TTRiscvDebugRegs *s, int j, uint32_t cmd)
+{
+    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+    const char *name = tt_core_role_name[tt_dbg_role[j]];
+
+    trace_tt_risc_debug_command(s->tile_x, s->tile_y, name, cmd);
+    if (!(cmd & TT_DBG_CMD_STEP)) {
+        c->step_armed = false;
+    }
+    if (cmd & TT_DBG_CMD_HALT && !qatomic_read(&c->halted)) {
+        tt_dbg_run(s, j, tt_dbg_halt_work);
+    }
+    if (cmd & TT_DBG_CMD_PAUSED) {
+        if (qatomic_read(&c->halted)) {
+            tt_dbg_paused_command(s, j, cmd);
+        } else {
+            qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: x%dy%d %s: "
+                          "command 0x%x needs the core halted; ignored\n",
+                          s->tile_x, s->tile_y, name, cmd);
+        }
+    }
+    if (cmd & (TT_DBG_CMD_STEP | TT_DBG_CMD_CONTINUE) &&
+        tt_dbg_in_reset(s, j)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: x%dy%d %s is in "
+                      "reset: step/continue only clear the halt\n",
+                      s->tile_x, s->tile_y, name);
+        qatomic_set(&c->halted, false);
+        return;
+    }
+    if (cmd & TT_DBG_CMD_STEP) {
+        tt_dbg_step(s, j);
+    }
+    if (cmd & TT_DBG_CMD_CONTINUE && qatomic_read(&c->halted)) {
+        qatomic_set(&c->halted, false);
+        tt_dbg_run(s, j, tt_dbg_resume_work);
+    }
+}
+
+static uint32_t tt_dbg_read_dr(TTRiscvDebugRegs *s, int j, unsigned i)
+{
+    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+
+    if (i == TT_DR_STATUS) {
+        return qatomic_read(&c->halted) ? TT_DBG_STATUS_HALTED : 0;
+    }
+    if (i < TT_RISC_DBG_DRS && (i <= TT_DR_WATCH_SETTINGS ||
+                                i >= TT_DR_WATCH0)) {
+        return c->dr[i];
+    }
+    qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: DR%u does not exist\n", i);
+    return 0;
+}
+
+static void tt_dbg_write_dr(TTRiscvDebugRegs *s, int j, unsigned i,
+                            uint32_t v)
+{
+    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+
+    if (i == TT_DR_STATUS || i == TT_DR_RESULT) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: DR%u is read-only\n",
+                      i);
+        return;
+    }
+    if (i >= TT_RISC_DBG_DRS || (i > TT_DR_WATCH_SETTINGS &&
+                                 i < TT_DR_WATCH0)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: DR%u does not "
+                      "exist\n", i);
+        return;
+    }
+    c->dr[i] = v;
+    if (i == TT_DR_COMMAND) {
+        tt_dbg_command(s, j, v);
+    } else if (i == TT_DR_WATCH_SETTINGS && (v & 0x88888888u)) {
+        qemu_log_mask(LOG_UNIMP, "tt-risc-debug: hardware watchpoints are "
+                      "not modelled (DR5 = 0x%08x stored)\n", v);
+    }
+}
+
+/* A 0->1 edge of CNTL_0 bit 31: one DR access */
+static void tt_dbg_trigger(TTRiscvDebugRegs *s, uint32_t cntl0)
+{
+    TTRiscDebug *d = &s->risc_dbg;
+    int j = FIELD_EX32(cntl0, RISC_DBG_CNTL_0, RISC);
+    unsigned i = FIELD_EX32(cntl0, RISC_DBG_CNTL_0, DR);
+
+    if (cntl0 & BIT(19)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: CNTL_0 bit 19 set: "
+                      "NCRISC has no debug interface; bits 18:17 select "
+                      "the core\n");
+    }
+    qatomic_set(&d->read_valid, false);
+    if (FIELD_EX32(cntl0, RISC_DBG_CNTL_0, WRITE)) {
+        tt_dbg_write_dr(s, j, i, qatomic_read(&d->cntl1));
+    } else {
+        qatomic_set(&d->status1, tt_dbg_read_dr(s, j, i));
+        qatomic_set(&d->read_valid, true);
+    }
+}
+
+uint32_t tt_risc_debug_read(TTRiscvDebugRegs *s, hwaddr addr)
+{
+    TTRiscDebug *d = &s->risc_dbg;
+    uint32_t c0 = qatomic_read(&d->cntl0);
+
+    switch (addr) {
+    case A_RISC_DBG_CNTL_0:
+        return c0;
+    case A_RISC_DBG_CNTL_1:
+        return qatomic_read(&d->cntl1);
+    case A_RISC_DBG_STATUS_0:
+        /* echo of CNTL_0: DR, write bit at 13 + core, trigger */
+        return FIELD_EX32(c0, RISC_DBG_CNTL_0, DR) |
+               FIELD_EX32(c0, RISC_DBG_CNTL_0, WRITE) <<
+               (R_RISC_DBG_STATUS_0_WRITE_ECHO_SHIFT +
+                FIELD_EX32(c0, RISC_DBG_CNTL_0, RISC)) |
+               qatomic_read(&d->read_valid) <<
+               R_RISC_DBG_STATUS_0_READ_VALID_SHIFT |
+               (c0 & R_RISC_DBG_CNTL_0_TRIGGER_MASK);
+    default:
+        return qatomic_read(&d->status1);
+    }
+}
+
+void tt_risc_debug_write(TTRiscvDebugRegs *s, hwaddr addr, uint32_t val)
+{
+    TTRiscDebug *d = &s->risc_dbg;
+
+    switch (addr) {
+    case A_RISC_DBG_CNTL_0:
+        if (val & ~qatomic_xchg(&d->cntl0, val) &
+            R_RISC_DBG_CNTL_0_TRIGGER_MASK) {
+            tt_dbg_trigger(s, val);
+        }
+        break;
+    case A_RISC_DBG_CNTL_1:
+        qatomic_set(&d->cntl1, val);
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: RISC_DBG_STATUS "
+                      "registers are read-only\n");
+    }
+}
+
+void tt_risc_debug_core_reset(TTRiscvDebugRegs *s, TTCoreRole role,
+                              bool keep_drs)
+{
+    for (int j = 0; j < TT_RISC_DBG_CORES; j++) {
+        TTRiscDebugCore *c = &s->risc_dbg.core[j];
+
+        if (tt_dbg_role[j] != role) {
+            continue;
+        }
+        qatomic_set(&c->halted, false);
+        c->step_armed = false;
+        if (!keep_drs) {
+            memset(c->dr, 0, sizeof(c->dr));
+        }
+    }
+}
+
+bool tt_risc_debug_halted(TTRiscvDebugRegs *s, TTCoreRole role)
+{
+    for (int j = 0; j < TT_RISC_DBG_CORES; j++) {
+        if (tt_dbg_role[j] == role) {
+            return qatomic_read(&s->risc_dbg.core[j].halted);
+        }
+    }
+    return false;
+}
+
+void tt_risc_debug_init(TTRiscvDebugRegs *s)
+{
+    if (!tt_dbg_by_cpu) {
+        tt_dbg_by_cpu = g_hash_table_new(NULL, NULL);
+        qemu_cond_init(&tt_dbg_step_done);
+        cpu_set_guest_debug_hook(tt_dbg_debug_hook);
+    }
+    for (int j = 0; j < TT_RISC_DBG_CORES; j++) {
+        g_hash_table_insert(tt_dbg_by_cpu, s->cpu[tt_dbg_role[j]],
+                            &s->risc_dbg.core[j]);
+    }
+}

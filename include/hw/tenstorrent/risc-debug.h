@@ -1,0 +1,92 @@
+/*
+ * Tenstorrent Blackhole baby RISC-V debug interface: RISC_DBG_CNTL_0/1 and
+ * RISC_DBG_STATUS_0/1 in the tile's debug registers (0xFFB12080..0x8C), a
+ * window onto each core's debug registers DR0-DR5 and DR10-DR17 with which
+ * a debugger on the host or the NOC halts, steps and resumes a core and
+ * reads and writes its registers and memory.
+ *
+ * Facts: tt-isa-documentation WormholeB0/TensixTile/BabyRISCV/
+ * DebugInterface.md (Blackhole has no page of its own; tt-exalens and
+ * blackhole-py drive Blackhole with the same protocol), tt-exalens
+ * ttexalens/hardware/baby_risc_debug.py and its blackhole/ overrides.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_TENSTORRENT_RISC_DEBUG_H
+#define HW_TENSTORRENT_RISC_DEBUG_H
+
+#include "hw/registerfields.h"
+#include "hw/tenstorrent/grid.h"
+
+/* Offsets in the tile debug registers (tile-address-map.md 6.1) */
+REG32(RISC_DBG_CNTL_0, 0x080)
+    FIELD(RISC_DBG_CNTL_0, DR, 0, 11)
+    FIELD(RISC_DBG_CNTL_0, WRITE, 16, 1)
+    FIELD(RISC_DBG_CNTL_0, RISC, 17, 2)     /* B, T0, T1, T2: no NCRISC */
+    FIELD(RISC_DBG_CNTL_0, TRIGGER, 31, 1)
+REG32(RISC_DBG_CNTL_1, 0x084)
+REG32(RISC_DBG_STATUS_0, 0x088)
+    FIELD(RISC_DBG_STATUS_0, WRITE_ECHO, 13, 4)
+    FIELD(RISC_DBG_STATUS_0, READ_VALID, 30, 1)
+REG32(RISC_DBG_STATUS_1, 0x08c)
+
+#define TT_RISC_DBG_CORES   4
+#define TT_RISC_DBG_DRS     18
+
+/* Per-core debug registers DR(i) */
+enum {
+    TT_DR_STATUS = 0,
+    TT_DR_COMMAND = 1,
+    TT_DR_ARG0 = 2,
+    TT_DR_ARG1 = 3,
+    TT_DR_RESULT = 4,
+    TT_DR_WATCH_SETTINGS = 5,
+    TT_DR_WATCH0 = 10,
+    TT_DR_WATCH7 = 17,
+};
+
+/* DR0 status bits */
+#define TT_DBG_STATUS_HALTED    BIT(0)
+
+/* DR1 command bits */
+#define TT_DBG_CMD_HALT         BIT(0)
+#define TT_DBG_CMD_STEP         BIT(1)
+#define TT_DBG_CMD_CONTINUE     BIT(2)
+#define TT_DBG_CMD_READ_REG     BIT(3)
+#define TT_DBG_CMD_WRITE_REG    BIT(4)
+#define TT_DBG_CMD_READ_MEM     BIT(5)
+#define TT_DBG_CMD_WRITE_MEM    BIT(6)
+#define TT_DBG_CMD_ZERO_REGS    BIT(7)
+#define TT_DBG_CMD_SET_PC       BIT(8)
+#define TT_DBG_CMD_DEBUG_MODE   BIT(31)
+
+/* Register number of the PC in READ/WRITE_REGISTER (x0-x31 are 0-31) */
+#define TT_DBG_REG_PC           32
+
+typedef struct TTRiscDebugCore {
+    uint32_t dr[TT_RISC_DBG_DRS];
+    bool halted;            /* paused by the debug interface */
+    bool step_armed;        /* one STEP seen: the next one steps */
+    bool stepping;          /* a step is under way */
+} TTRiscDebugCore;
+
+typedef struct TTRiscDebug {
+    uint32_t cntl0, cntl1, status1;
+    bool read_valid;
+    TTRiscDebugCore core[TT_RISC_DBG_CORES];
+} TTRiscDebug;
+
+struct TTRiscvDebugRegs;
+
+void tt_risc_debug_init(struct TTRiscvDebugRegs *s);
+uint32_t tt_risc_debug_read(struct TTRiscvDebugRegs *s, hwaddr addr);
+void tt_risc_debug_write(struct TTRiscvDebugRegs *s, hwaddr addr,
+                         uint32_t val);
+/* Core @role left reset: its debug state is gone (kept with @keep_drs) */
+void tt_risc_debug_core_reset(struct TTRiscvDebugRegs *s, TTCoreRole role,
+                              bool keep_drs);
+/* Whether core @role is paused by the debug interface (for the monitor) */
+bool tt_risc_debug_halted(struct TTRiscvDebugRegs *s, TTCoreRole role);
+
+#endif

@@ -361,19 +361,33 @@ static void tt_vfu_listen(TTVfioUser *o)
     qemu_set_fd_handler(o->poll_fd, tt_vfu_attach, NULL, o);
 }
 
+/*
+ * libvfio-user closes the socket of a client it loses, but vfu_run_ctx()
+ * does not always fail then: if the client hangs up before the error
+ * reply to a request it refused, it returns 0.  The poll fd turning back
+ * into the listening socket is what tells that the client is gone.
+ */
 static void tt_vfu_run(void *opaque)
 {
     TTVfioUser *o = opaque;
-    int r;
+    bool gone = false;
+    int r, err = 0;
 
     do {
         WITH_QEMU_LOCK_GUARD(&o->ctx_lock) {
             r = vfu_run_ctx(o->ctx);
+            err = errno;
+            gone = vfu_get_poll_fd(o->ctx) != o->poll_fd;
         }
-    } while (r > 0);
-    if (r < 0 && errno != EAGAIN && errno != EBUSY) {
-        warn_report("tt-vfio-user: client on %s gone (%s); the chip keeps "
-                    "its state for the next one", o->socket, strerror(errno));
+    } while (r > 0 && !gone);
+    if (!gone && r < 0 && err != EAGAIN && err != EBUSY) {
+        /* still attached: libvfio-user logged why; serve what comes next */
+        warn_report("tt-vfio-user: client on %s: %s", o->socket,
+                    strerror(err));
+    }
+    if (gone) {
+        warn_report("tt-vfio-user: client on %s gone; the chip keeps its "
+                    "state for the next one", o->socket);
         qemu_set_fd_handler(o->poll_fd, NULL, NULL, NULL);
         qemu_mutex_lock(&o->mbox_lock);
         o->mbox_on = false;

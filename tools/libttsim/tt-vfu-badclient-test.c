@@ -1,0 +1,1383 @@
+/*
+ * Bad vfio-user clients against the machine's tt-vfio-user server:
+ *
+ *   tt-vfu-badclient-test [qemu-system-riscv32]
+ *
+ * Starts QEMU (the argument, $TT_EMU_QEMU or qemu-system-riscv32 on PATH)
+ * with -M blackhole, tt-vfio-user, a QMP socket and -d guest_errors,unimp
+ * -D LOG.  A normal client (vfu-client.c) writes a pattern into a Tensix
+ * L1 through a BAR0 TLB window; then one bad client after another, each on
+ * a fresh connection, sends malformed messages, dies in the middle of one
+ * or while the chip waits for it to serve a DMA.  After each: QEMU must
+ * still run, have logged the bad input, and serve the next normal client;
+ * at the end the pattern and the window must be intact.
+ *
+ * TT_VFU_TEST_KNOWN_BUGS=1 adds the checks that fail today: a client that
+ * stops sending in the middle of a message, or stops reading replies,
+ * blocks QEMU's main loop (libvfio-user reads and writes its socket in
+ * blocking mode); a DMA region backed by a file shorter than the region
+ * kills QEMU with SIGBUS when the chip reaches past the end of the file.
+ *
+ * Output is TAP.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <time.h>
+
+#include "tt-test.h"
+#include "vfu-client.h"
+
+/* vfio-user wire format (docs/interop/vfio-user.rst), to craft bad input */
+enum {
+    CMD_VERSION = 1,
+    CMD_DMA_MAP = 2,
+    CMD_DMA_UNMAP = 3,
+    CMD_REGION_READ = 9,
+    CMD_REGION_WRITE = 10,
+};
+#define F_REPLY             0x1u
+#define F_ERROR             (1u << 5)
+#define BAD_ID              0x7bad
+
+typedef struct Hdr {
+    uint16_t id;
+    uint16_t cmd;
+    uint32_t size;
+    uint32_t flags;
+    uint32_t err;
+} Hdr;
+
+typedef struct Access {
+    uint64_t offset;
+    uint32_t region;
+    uint32_t count;
+} Access;
+
+typedef struct DmaMap {
+    uint32_t argsz;
+    uint32_t flags;             /* 1 read, 2 write */
+    uint64_t offset;
+    uint64_t addr;
+    uint64_t size;
+} DmaMap;
+
+typedef struct DmaUnmap {
+    uint32_t argsz;
+    uint32_t flags;
+    uint64_t addr;
+    uint64_t size;
+} DmaUnmap;
+
+/* The chip: tile (1, 2)'s L1 through BAR0 TLB window 7 (2 MiB windows) */
+#define TILE_X              1
+#define TILE_Y              2
+#define L1_ADDR             0x10000
+#define PATTERN_LEN         4096
+#define WINDOW              7
+#define WIN_BASE            ((uint64_t)WINDOW << 21)
+#define TLB_CFG             (0x1fc00000u + 12u * WINDOW)
+
+/* BAR2: eDMA read channel 0, host to device (host-pcie-and-arc.md 6.3) */
+#define EDMA_DOORBELL       0x104
+#define EDMA_SIZE           0x11c
+#define EDMA_SAR            0x120
+#define EDMA_DAR            0x128
+#define EDMA_L1_DST         0x20000     /* not the pattern's */
+
+/* Region 8: the host DMA mailbox (hw/tenstorrent/vfio-user.c) */
+#define MBOX_CTRL           0x00
+#define MBOX_STATUS         0x04
+
+#define ARRAY_LEN(a)        (sizeof(a) / sizeof((a)[0]))
+
+#define QEMU_START_S        60
+#define REPLY_WAIT_S        5
+#define DMA_RELEASE_S       2.0         /* the device's own timeout is 10 s */
+#define QMP_WAIT_S          2
+
+static struct {
+    char dir[64];
+    char sock[108];
+    char qmp[108];
+    char log[108];
+    char err[108];
+    pid_t qemu;
+    bool exited;
+    int status;
+    long mark[2];               /* log and stderr sizes before a case */
+    uint8_t pattern[PATTERN_LEN];
+    uint32_t tlb[3];
+} t;
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(unsigned ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+    nanosleep(&ts, NULL);
+}
+
+/* ------------------------------------------------------------ QEMU -- */
+
+static bool qemu_alive(void)
+{
+    if (t.qemu <= 0) {
+        return false;
+    }
+    if (!t.exited && waitpid(t.qemu, &t.status, WNOHANG) == t.qemu) {
+        t.exited = true;
+        printf("# QEMU exited: %s %d\n", WIFSIGNALED(t.status) ?
+               "signal" : "status", WIFSIGNALED(t.status) ?
+               WTERMSIG(t.status) : WEXITSTATUS(t.status));
+    }
+    return !t.exited;
+}
+
+static void qemu_exec(const char *bin)
+{
+    char obj[192], qmp[160];
+    int fd = open(t.err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    dup2(open("/dev/null", O_RDONLY), STDIN_FILENO);
+    snprintf(obj, sizeof(obj), "tt-vfio-user,id=vfu0,socket=%s", t.sock);
+    snprintf(qmp, sizeof(qmp), "unix:%s,server=on,wait=off", t.qmp);
+    execlp(bin, bin, "-M", "blackhole,board=p100a", "-display", "none",
+           "-monitor", "none", "-serial", "none", "-d", "guest_errors,unimp",
+           "-D", t.log, "-qmp", qmp, "-object", obj, (char *)NULL);
+    fprintf(stderr, "exec %s: %s\n", bin, strerror(errno));
+    _exit(127);
+}
+
+static bool qemu_start(const char *bin)
+{
+    struct stat st;
+    double end = now() + QEMU_START_S;
+
+    strcpy(t.dir, "/tmp/tt-vfu-bad.XXXXXX");
+    if (!mkdtemp(t.dir)) {
+        perror("mkdtemp");
+        return false;
+    }
+    snprintf(t.sock, sizeof(t.sock), "%s/bh.sock", t.dir);
+    snprintf(t.qmp, sizeof(t.qmp), "%s/qmp.sock", t.dir);
+    snprintf(t.log, sizeof(t.log), "%s/qemu.log", t.dir);
+    snprintf(t.err, sizeof(t.err), "%s/qemu.err", t.dir);
+    fflush(stdout);
+    t.qemu = fork();
+    if (t.qemu == 0) {
+        qemu_exec(bin);
+    }
+    while (t.qemu > 0 && qemu_alive() && now() < end) {
+        if (stat(t.sock, &st) == 0 && S_ISSOCK(st.st_mode)) {
+            return true;
+        }
+        sleep_ms(20);
+    }
+    return false;
+}
+
+/* SIGTERM, and what became of it: true if QEMU exited normally */
+static bool qemu_stop(void)
+{
+    double end = now() + 10;
+
+    if (qemu_alive()) {
+        kill(t.qemu, SIGTERM);
+    }
+    while (qemu_alive() && now() < end) {
+        sleep_ms(20);
+    }
+    if (qemu_alive()) {
+        kill(t.qemu, SIGKILL);
+        waitpid(t.qemu, &t.status, 0);
+        return false;
+    }
+    return WIFEXITED(t.status) && WEXITSTATUS(t.status) == 0;
+}
+
+static void cleanup(void)
+{
+    const char *keep = getenv("TT_VFU_TEST_KEEP");
+    char path[160];
+
+    if (keep && *keep == '1') {
+        printf("# kept %s\n", t.dir);
+        return;
+    }
+    for (const char *f = "bh.sock\0qmp.sock\0qemu.log\0qemu.err\0"; *f;
+         f += strlen(f) + 1) {
+        snprintf(path, sizeof(path), "%s/%s", t.dir, f);
+        unlink(path);
+    }
+    rmdir(t.dir);
+}
+
+static int qemu_fds(void)
+{
+    char path[64];
+    DIR *d;
+    int n = 0;
+
+    snprintf(path, sizeof(path), "/proc/%d/fd", (int)t.qemu);
+    d = opendir(path);
+    if (!d) {
+        return -1;
+    }
+    while (readdir(d)) {
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* ------------------------------------------------------------- logs -- */
+
+static long file_size(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 ? st.st_size : 0;
+}
+
+static void log_mark(void)
+{
+    t.mark[0] = file_size(t.log);
+    t.mark[1] = file_size(t.err);
+}
+
+/* Did QEMU write @what to the log or stderr since log_mark()? */
+static bool logged(const char *what)
+{
+    const char *files[2] = { t.log, t.err };
+
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(files[i], "r");
+        char line[1024];
+        bool found = false;
+
+        if (!f) {
+            continue;
+        }
+        fseek(f, t.mark[i], SEEK_SET);
+        while (!found && fgets(line, sizeof(line), f)) {
+            found = strstr(line, what) != NULL;
+            if (found) {
+                line[strcspn(line, "\n")] = '\0';
+                printf("# %s: %s\n", i ? "stderr" : "log", line);
+            }
+        }
+        fclose(f);
+        if (found) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ------------------------------------------------------- QMP client -- */
+
+static int unix_connect(const char *path, unsigned timeout_s)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    struct timeval tv = { .tv_sec = timeout_s };
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+    snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+    /* the send timeout bounds connect() too */
+    if (fd < 0 ||
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
+        connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -1;
+    }
+    return fd;
+}
+
+/* Read until @word shows up (true) or the receive timeout expires */
+static bool qmp_expect(int fd, const char *word)
+{
+    char buf[4096];
+    size_t len = 0;
+
+    while (len < sizeof(buf) - 1) {
+        ssize_t n = recv(fd, buf + len, sizeof(buf) - 1 - len, 0);
+
+        if (n <= 0) {
+            return false;
+        }
+        len += n;
+        buf[len] = '\0';
+        if (strstr(buf, word)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool qmp_send(int fd, const char *cmd)
+{
+    return send(fd, cmd, strlen(cmd), MSG_NOSIGNAL) == (ssize_t)strlen(cmd);
+}
+
+/* Does QEMU's main loop answer a QMP query-status in time? */
+static bool qmp_running(void)
+{
+    int fd = unix_connect(t.qmp, QMP_WAIT_S);
+    bool ok;
+
+    if (fd < 0) {
+        return false;
+    }
+    ok = qmp_expect(fd, "\"QMP\"") &&
+         qmp_send(fd, "{\"execute\":\"qmp_capabilities\"}\n") &&
+         qmp_expect(fd, "\"return\"") &&
+         qmp_send(fd, "{\"execute\":\"query-status\"}\n") &&
+         qmp_expect(fd, "\"running\"");
+    close(fd);
+    return ok;
+}
+
+/* --------------------------------------------------- normal clients -- */
+
+static bool client_open(VfuClient *c)
+{
+    double end = now() + REPLY_WAIT_S;
+    int r;
+
+    vfu_client_init(c);
+    alarm(REPLY_WAIT_S);        /* connect() waits while QEMU does not accept */
+    while ((r = vfu_client_connect(c, t.sock)) < 0 && now() < end) {
+        sleep_ms(10);
+    }
+    alarm(0);
+    if (r < 0) {
+        printf("# connect: %s\n", strerror(-r));
+        return false;
+    }
+    if (vfu_client_set_timeout(c, REPLY_WAIT_S) < 0 ||
+        vfu_client_handshake(c) < 0) {
+        vfu_client_close(c);
+        return false;
+    }
+    return true;
+}
+
+static bool set_window(VfuClient *c)
+{
+    uint64_t local = L1_ADDR >> 21;
+
+    t.tlb[0] = (uint32_t)local;
+    t.tlb[1] = ((uint32_t)(local >> 32) & 0x7ff) | TILE_X << 11 |
+               TILE_Y << 17;
+    t.tlb[2] = 0;
+    for (int i = 0; i < 3; i++) {
+        if (vfu_client_write32(c, VFU_REGION_BAR0, TLB_CFG + 4 * i,
+                               t.tlb[i]) < 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Does the window still show the first @len bytes of the pattern? */
+static bool pattern_intact(VfuClient *c, uint32_t len)
+{
+    uint8_t buf[PATTERN_LEN];
+    uint32_t off = L1_ADDR & ((2u << 20) - 1);
+
+    return vfu_client_read(c, VFU_REGION_BAR0, WIN_BASE + off, buf,
+                           len) == 0 && !memcmp(buf, t.pattern, len);
+}
+
+static bool write_pattern(void)
+{
+    VfuClient c;
+    uint32_t off = L1_ADDR & ((2u << 20) - 1);
+    bool ok;
+
+    tt_fill(t.pattern, sizeof(t.pattern), 0xbadc11e);
+    if (!client_open(&c)) {
+        return false;
+    }
+    ok = set_window(&c) &&
+         vfu_client_write(&c, VFU_REGION_BAR0, WIN_BASE + off, t.pattern,
+                          sizeof(t.pattern)) == 0 &&
+         pattern_intact(&c, sizeof(t.pattern));
+    vfu_client_close(&c);
+    return ok;
+}
+
+/* The next client after a bad one: attaches and sees the chip's state */
+static bool next_client_ok(void)
+{
+    VfuClient c;
+    bool ok;
+
+    if (!qemu_alive() || !client_open(&c)) {
+        return false;
+    }
+    ok = pattern_intact(&c, 64);
+    vfu_client_close(&c);
+    return ok;
+}
+
+/* ------------------------------------------------------ raw clients -- */
+
+static size_t put_msg(uint8_t *buf, uint16_t cmd, uint32_t size,
+                      uint32_t flags, const void *body, size_t len)
+{
+    Hdr h = { BAD_ID, cmd, size, flags, 0 };
+
+    memcpy(buf, &h, sizeof(h));
+    if (len) {
+        memcpy(buf + sizeof(h), body, len);
+    }
+    return sizeof(h) + len;
+}
+
+/* A message whose header tells the truth about its size */
+static size_t put_cmd(uint8_t *buf, uint16_t cmd, const void *body,
+                      size_t len)
+{
+    return put_msg(buf, cmd, sizeof(Hdr) + len, 0, body, len);
+}
+
+static size_t put_access(uint8_t *buf, uint16_t cmd, uint32_t region,
+                         uint64_t offset, uint32_t count, uint32_t data_len)
+{
+    Access a = { offset, region, count };
+    uint8_t body[sizeof(a) + 256] = { 0 };
+
+    memcpy(body, &a, sizeof(a));
+    return put_cmd(buf, cmd, body, sizeof(a) + data_len);
+}
+
+static size_t put_version(uint8_t *buf, uint16_t major, const char *json,
+                          size_t json_len)
+{
+    uint8_t body[256];
+    uint16_t v[2] = { major, 0 };
+
+    memcpy(body, v, sizeof(v));
+    memcpy(body + sizeof(v), json, json_len);
+    return put_cmd(buf, CMD_VERSION, body, sizeof(v) + json_len);
+}
+
+static bool raw_send(int fd, const void *buf, size_t len, const int *fds,
+                     int nfds)
+{
+    char cbuf[CMSG_SPACE(64 * sizeof(int))] = { 0 };
+    struct iovec iov = { (void *)buf, len };
+    struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+    if (nfds > 0) {
+        struct cmsghdr *cm;
+
+        mh.msg_control = cbuf;
+        mh.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
+        cm = CMSG_FIRSTHDR(&mh);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+        memcpy(CMSG_DATA(cm), fds, nfds * sizeof(int));
+    }
+    return sendmsg(fd, &mh, MSG_NOSIGNAL) == (ssize_t)len;
+}
+
+static bool recv_all(int fd, void *buf, size_t len)
+{
+    uint8_t *p = buf;
+
+    while (len > 0) {
+        ssize_t n = recv(fd, p, len, 0);
+
+        if (n <= 0) {
+            return false;
+        }
+        p += n;
+        len -= n;
+    }
+    return true;
+}
+
+enum { GOT_OK, GOT_ERROR, GOT_EOF, GOT_NOTHING };
+
+/* What the server answered: a reply (payload dropped), EOF or nothing */
+static int raw_answer(int fd, Hdr *h)
+{
+    static uint8_t junk[1u << 20];
+    ssize_t n = recv(fd, h, sizeof(*h), MSG_WAITALL);
+
+    if (n == 0 || (n < 0 && errno == ECONNRESET)) {
+        return GOT_EOF;
+    }
+    if (n != sizeof(*h) || h->size < sizeof(*h) ||
+        h->size - sizeof(*h) > sizeof(junk) ||
+        !recv_all(fd, junk, h->size - sizeof(*h))) {
+        return GOT_NOTHING;
+    }
+    if (h->id != BAD_ID || (h->flags & 0xf) != F_REPLY) {
+        printf("# unexpected reply: id 0x%x flags 0x%x\n", h->id, h->flags);
+        return GOT_NOTHING;
+    }
+    if (h->flags & F_ERROR) {
+        printf("# server refused: %s\n", strerror(h->err));
+        return GOT_ERROR;
+    }
+    return GOT_OK;
+}
+
+/* Before the handshake: the server must refuse (error reply or close) */
+static bool refused_at_handshake(const void *msg, size_t len,
+                                 const int *fds, int nfds)
+{
+    int fd = unix_connect(t.sock, REPLY_WAIT_S);
+    Hdr h;
+    int r;
+
+    if (fd < 0) {
+        return false;
+    }
+    r = raw_send(fd, msg, len, fds, nfds) ? raw_answer(fd, &h) : GOT_NOTHING;
+    if (r == GOT_ERROR) {
+        r = raw_answer(fd, &h);     /* then it hangs up */
+    }
+    close(fd);
+    return r == GOT_EOF;
+}
+
+/*
+ * After a normal handshake, send @msg: the server must answer @want, and
+ * the connection must still be in step (a normal read works on it).
+ */
+static bool answered(const void *msg, size_t len, const int *fds, int nfds,
+                     int want)
+{
+    VfuClient c;
+    uint32_t v;
+    Hdr h;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    ok = raw_send(c.fd, msg, len, fds, nfds) && raw_answer(c.fd, &h) == want &&
+         vfu_client_read32(&c, VFU_REGION_BAR2, EDMA_SIZE, &v) == 0;
+    vfu_client_close(&c);
+    return ok;
+}
+
+static bool refused(const void *msg, size_t len)
+{
+    return answered(msg, len, NULL, 0, GOT_ERROR);
+}
+
+/* ------------------------------------------- before the handshake -- */
+
+static bool bad_garbage(void)
+{
+    static const char http[] = "GET / HTTP/1.1\r\nHost: bh\r\n\r\n";
+
+    return refused_at_handshake(http, sizeof(http) - 1, NULL, 0);
+}
+
+static bool bad_short_then_close(void)
+{
+    int fd = unix_connect(t.sock, REPLY_WAIT_S);
+    bool ok = fd >= 0 && raw_send(fd, "\x01\x00\x01\x00\x40", 5, NULL, 0);
+
+    if (fd >= 0) {
+        close(fd);
+    }
+    return ok;
+}
+
+static bool bad_version_size(uint32_t size)
+{
+    uint8_t m[64];
+    size_t n = put_version(m, 0, "{}", 3);
+
+    ((Hdr *)m)->size = size;
+    return refused_at_handshake(m, n, NULL, 0);
+}
+
+static bool bad_version_tiny(void)
+{
+    return bad_version_size(8);
+}
+
+static bool bad_version_huge(void)
+{
+    return bad_version_size(UINT32_MAX);
+}
+
+static bool bad_version_major(void)
+{
+    uint8_t m[64];
+
+    return refused_at_handshake(m, put_version(m, 9, "{}", 3), NULL, 0);
+}
+
+static bool bad_version_json(const char *json, size_t len)
+{
+    uint8_t m[256];
+
+    return refused_at_handshake(m, put_version(m, 0, json, len), NULL, 0);
+}
+
+static bool bad_json_unterminated(void)
+{
+    return bad_version_json("{\"capabilities\":{}}", 19);
+}
+
+static bool bad_json_syntax(void)
+{
+    return bad_version_json("{\"capabilities\":{,", 19);
+}
+
+static bool bad_json_fds(void)
+{
+    static const char j[] = "{\"capabilities\":{\"max_msg_fds\":100000}}";
+
+    return bad_version_json(j, sizeof(j));
+}
+
+static bool bad_version_fds(void)
+{
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int fds[2] = { null, null };
+    uint8_t m[64];
+    bool ok;
+
+    ok = null >= 0 &&
+         refused_at_handshake(m, put_version(m, 0, "{}", 3), fds, 2);
+    close(null);
+    return ok;
+}
+
+static bool bad_no_version(void)
+{
+    uint8_t m[64];
+
+    return refused_at_handshake(m, put_access(m, CMD_REGION_READ, 0, 0, 4, 0),
+                                NULL, 0);
+}
+
+/* --------------------------------------------- malformed requests -- */
+
+static bool bad_size(uint32_t size)
+{
+    uint8_t m[sizeof(Hdr)];
+
+    return refused(m, put_msg(m, CMD_REGION_READ, size, 0, NULL, 0));
+}
+
+static bool bad_size_tiny(void)
+{
+    return bad_size(8);
+}
+
+static bool bad_size_huge(void)
+{
+    return bad_size(UINT32_MAX);
+}
+
+static bool bad_no_payload(void)
+{
+    return bad_size(sizeof(Hdr));
+}
+
+static bool bad_command(void)
+{
+    uint8_t m[64], body[16] = { 0 };
+
+    return refused(m, put_cmd(m, 0x7777, body, sizeof(body)));
+}
+
+/*
+ * Only a header: after refusing one, libvfio-user reads whatever follows
+ * as the next header, so a body would bring more error replies.
+ */
+static bool bad_reply_type(void)
+{
+    uint8_t m[sizeof(Hdr)];
+
+    return refused(m, put_msg(m, CMD_REGION_READ, sizeof(m), F_REPLY, NULL,
+                              0));
+}
+
+static bool bad_access(uint16_t cmd, uint32_t region, uint64_t offset,
+                       uint32_t count, uint32_t data_len)
+{
+    uint8_t m[512];
+
+    return refused(m, put_access(m, cmd, region, offset, count, data_len));
+}
+
+static bool bad_region_index(void)
+{
+    return bad_access(CMD_REGION_READ, 50, 0, 4, 0);
+}
+
+static bool bad_past_end(void)
+{
+    return bad_access(CMD_REGION_READ, VFU_REGION_BAR2, (1u << 20) - 4, 8, 0);
+}
+
+static bool bad_wrapping(void)
+{
+    return bad_access(CMD_REGION_WRITE, VFU_REGION_BAR0, UINT64_MAX - 3, 8,
+                      8);
+}
+
+static bool bad_huge_count(void)
+{
+    return bad_access(CMD_REGION_READ, VFU_REGION_BAR0, 0, 0x80000000u, 0);
+}
+
+static bool bad_count_mismatch(void)
+{
+    return bad_access(CMD_REGION_WRITE, VFU_REGION_BAR0, WIN_BASE + 0x100000,
+                      64, 8);
+}
+
+static bool bad_short_access(void)
+{
+    uint8_t m[64], body[8] = { 0 };
+
+    return refused(m, put_cmd(m, CMD_REGION_READ, body, sizeof(body)));
+}
+
+/* Accepted as a no-op: nothing to refuse, nothing changes */
+static bool zero_count(void)
+{
+    uint8_t m[64];
+
+    return answered(m, put_access(m, CMD_REGION_WRITE, VFU_REGION_BAR0,
+                                  WIN_BASE, 0, 0), NULL, 0, GOT_OK);
+}
+
+static bool bad_mailbox_access(void)
+{
+    return bad_access(CMD_REGION_READ, VFU_REGION_VGA, MBOX_STATUS, 2, 0);
+}
+
+/* No register starts at offset 1 */
+static bool bad_config_write(void)
+{
+    return bad_access(CMD_REGION_WRITE, VFU_REGION_CONFIG, 1, 1, 1);
+}
+
+/* QEMU's open descriptors while a normal client is attached */
+static int attached_fds(void)
+{
+    VfuClient c;
+    int n;
+
+    if (!client_open(&c)) {
+        return -1;
+    }
+    n = qemu_fds();
+    vfu_client_close(&c);
+    return n;
+}
+
+/* 64 descriptors on a read: served, and every descriptor closed again */
+static bool fds_attached(void)
+{
+    int fds[64], before = attached_fds(), after;
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    uint8_t m[64];
+    bool ok;
+
+    for (int i = 0; i < 64; i++) {
+        fds[i] = null;
+    }
+    ok = null >= 0 &&
+         answered(m, put_access(m, CMD_REGION_READ, VFU_REGION_BAR2,
+                                EDMA_SIZE, 4, 0), fds, 64, GOT_OK);
+    close(null);
+    after = attached_fds();
+    printf("# QEMU's descriptors with a client attached: %d before, %d "
+           "after\n", before, after);
+    return ok && before > 0 && after == before;
+}
+
+/* ------------------------------------------------------------- DMA -- */
+
+static size_t put_dma_map(uint8_t *buf, uint32_t argsz, uint32_t flags,
+                          uint64_t addr, uint64_t size)
+{
+    DmaMap d = { argsz, flags, 0, addr, size };
+
+    return put_cmd(buf, CMD_DMA_MAP, &d, sizeof(d));
+}
+
+static bool bad_dma_argsz(void)
+{
+    uint8_t m[64];
+
+    return refused(m, put_dma_map(m, 8, 3, 0x100000, 4096));
+}
+
+static bool bad_dma_flags(void)
+{
+    uint8_t m[64];
+
+    return refused(m, put_dma_map(m, sizeof(DmaMap), 0x83, 0x100000, 4096));
+}
+
+static bool bad_dma_size(void)
+{
+    uint8_t m[64];
+
+    return refused(m, put_dma_map(m, sizeof(DmaMap), 3, 0, 16ull << 40));
+}
+
+static bool bad_dma_fd(void)
+{
+    int p[2];
+    uint8_t m[64];
+    bool ok;
+
+    if (pipe(p) < 0) {
+        return false;
+    }
+    ok = answered(m, put_dma_map(m, sizeof(DmaMap), 3, 0x100000, 4096), p,
+                  1, GOT_ERROR);
+    close(p[0]);
+    close(p[1]);
+    return ok;
+}
+
+/* Send @n DMA maps on one connection; true if the last one is refused */
+static bool dma_maps(const uint64_t *addr, const uint64_t *size, int n)
+{
+    VfuClient c;
+    uint8_t m[64];
+    Hdr h;
+    int r = GOT_NOTHING;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        size_t len = put_dma_map(m, sizeof(DmaMap), 3, addr[i], size[i]);
+
+        r = raw_send(c.fd, m, len, NULL, 0) ? raw_answer(c.fd, &h) :
+            GOT_NOTHING;
+        if (r != (i < n - 1 ? GOT_OK : GOT_ERROR)) {
+            break;
+        }
+    }
+    vfu_client_close(&c);
+    return r == GOT_ERROR;
+}
+
+static bool bad_dma_overlap(void)
+{
+    static const uint64_t addr[] = { 0x100000, 0x101000 };
+    static const uint64_t size[] = { 0x10000, 0x1000 };
+
+    return dma_maps(addr, size, 2);
+}
+
+static bool bad_dma_many(void)
+{
+    uint64_t addr[17], size[17];
+
+    for (int i = 0; i < 17; i++) {
+        addr[i] = 0x100000 + i * 0x10000;
+        size[i] = 0x1000;
+    }
+    return dma_maps(addr, size, 17);
+}
+
+static bool bad_dma_unmap(void)
+{
+    DmaUnmap d = { sizeof(d), 0, 0x700000, 0x1000 };
+    uint8_t m[64];
+
+    return refused(m, put_cmd(m, CMD_DMA_UNMAP, &d, sizeof(d)));
+}
+
+static bool edma_start(VfuClient *c, uint64_t host, uint32_t len)
+{
+    static const uint32_t regs[] = {
+        EDMA_SAR, EDMA_SAR + 4, EDMA_DAR, EDMA_DAR + 4, EDMA_SIZE,
+        EDMA_DOORBELL,
+    };
+    uint32_t val[] = {
+        (uint32_t)host, host >> 32, WIN_BASE + EDMA_L1_DST, 0, len, 1,
+    };
+
+    for (int i = 0; i < 6; i++) {
+        if (vfu_client_write32(c, VFU_REGION_BAR2, regs[i], val[i]) < 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Wait for the eDMA engine to give up or finish: SIZE reads 0 */
+static bool edma_wait(VfuClient *c, double timeout_s)
+{
+    double end = now() + timeout_s;
+    uint32_t v = 1;
+
+    while (vfu_client_read32(c, VFU_REGION_BAR2, EDMA_SIZE, &v) == 0 &&
+           v != 0 && now() < end) {
+        sleep_ms(5);
+    }
+    return v == 0;
+}
+
+/* Host memory mapped without a descriptor, no mailbox: the device fails */
+static bool dma_unbacked(void)
+{
+    VfuClient c;
+    uint8_t m[64];
+    Hdr h;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    ok = raw_send(c.fd, m, put_dma_map(m, sizeof(DmaMap), 3, 0x100000,
+                                       0x10000), NULL, 0) &&
+         raw_answer(c.fd, &h) == GOT_OK &&
+         edma_start(&c, 0x100000, 0x1000) && edma_wait(&c, DMA_RELEASE_S);
+    vfu_client_close(&c);
+    return ok;
+}
+
+/* Enable the mailbox, start an eDMA read and wait until it is posted */
+static bool dma_pending(VfuClient *c)
+{
+    double end = now() + REPLY_WAIT_S;
+    uint32_t v = 0;
+
+    if (vfu_client_write32(c, VFU_REGION_VGA, MBOX_CTRL, 1) < 0 ||
+        !edma_start(c, 0x200000, 0x20000)) {
+        return false;
+    }
+    while (vfu_client_read32(c, VFU_REGION_VGA, MBOX_STATUS, &v) == 0 &&
+           v != 1 && now() < end) {
+        sleep_ms(1);
+    }
+    return v == 1;
+}
+
+static bool mailbox_off_pending(void)
+{
+    VfuClient c;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    ok = dma_pending(&c) &&
+         vfu_client_write32(&c, VFU_REGION_VGA, MBOX_CTRL, 0) == 0 &&
+         edma_wait(&c, DMA_RELEASE_S);
+    vfu_client_close(&c);
+    return ok;
+}
+
+/* Tell the parent through @ready once the DMA is posted, then wait */
+static void dma_child(int ready)
+{
+    VfuClient c;
+
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (!client_open(&c) || !dma_pending(&c)) {
+        _exit(1);               /* the parent reads EOF */
+    }
+    (void)!write(ready, "", 1);
+    pause();
+    _exit(0);
+}
+
+/* A client process killed while the chip waits for it to serve a DMA */
+static bool killed_mid_dma(void)
+{
+    int p[2];
+    pid_t pid;
+    char b;
+    bool posted;
+    double t0;
+    VfuClient c;
+    uint32_t ctrl = 1;
+
+    if (pipe(p) < 0) {
+        return false;
+    }
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        dma_child(p[1]);
+    }
+    close(p[1]);
+    posted = pid > 0 && read(p[0], &b, 1) == 1;
+    close(p[0]);
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    t0 = now();
+    if (!posted || !client_open(&c)) {
+        return false;
+    }
+    posted = edma_wait(&c, DMA_RELEASE_S) &&
+             vfu_client_read32(&c, VFU_REGION_VGA, MBOX_CTRL, &ctrl) == 0;
+    printf("# DMA released %.3f s after the client died; mailbox %s\n",
+           now() - t0, ctrl ? "still on" : "off");
+    vfu_client_close(&c);
+    return posted && ctrl == 0;
+}
+
+/* ------------------------------------------------- dying mid-message -- */
+
+/* After a handshake: send @len bytes of @msg, then hang up at once */
+static bool send_and_close(const void *msg, size_t len)
+{
+    VfuClient c;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    ok = raw_send(c.fd, msg, len, NULL, 0);
+    vfu_client_close(&c);
+    return ok;
+}
+
+/* 64 KiB announced, 100 bytes after the header sent */
+static bool truncated_write(void)
+{
+    uint8_t m[sizeof(Hdr) + 100] = { 0 };
+    Access a = { WIN_BASE + 0x100000, VFU_REGION_BAR0, 64u << 10 };
+
+    put_msg(m, CMD_REGION_WRITE, sizeof(Hdr) + sizeof(a) + a.count, 0, &a,
+            sizeof(a));
+    return send_and_close(m, sizeof(m));
+}
+
+static bool header_only(void)
+{
+    uint8_t m[sizeof(Hdr)];
+
+    put_msg(m, CMD_REGION_WRITE, sizeof(Hdr) + sizeof(Access) + 64, 0, NULL,
+            0);
+    return send_and_close(m, sizeof(m));
+}
+
+static bool half_header(void)
+{
+    uint8_t m[64];
+
+    put_access(m, CMD_REGION_READ, VFU_REGION_BAR0, WIN_BASE, 4, 0);
+    return send_and_close(m, sizeof(Hdr) / 2);
+}
+
+static bool close_before_reply(void)
+{
+    uint8_t m[64];
+
+    return send_and_close(m, put_access(m, CMD_REGION_READ, VFU_REGION_BAR0,
+                                        WIN_BASE, 1u << 20, 0));
+}
+
+/* Four 1 MiB reads never read back: the server blocks in its reply */
+static bool replies_unread(void)
+{
+    uint8_t m[4 * 64];
+    size_t n = 0;
+
+    for (int i = 0; i < 4; i++) {
+        n += put_access(m + n, CMD_REGION_READ, VFU_REGION_BAR0, WIN_BASE,
+                        1u << 20, 0);
+    }
+    return send_and_close(m, n);
+}
+
+/* ------------------------------------------------------ known bugs -- */
+
+/* @len bytes of @msg on a raw connection, then wait: is QMP answered? */
+static bool stall_after(const void *msg, size_t len, bool handshake)
+{
+    VfuClient c;
+    bool ok;
+
+    vfu_client_init(&c);
+    if (handshake ? !client_open(&c) :
+        vfu_client_connect(&c, t.sock) < 0) {
+        return false;
+    }
+    ok = raw_send(c.fd, msg, len, NULL, 0);
+    sleep_ms(100);
+    ok = qmp_running() && ok;
+    vfu_client_close(&c);
+    return ok;
+}
+
+static bool stall_before_version(void)
+{
+    return stall_after("", 0, false);
+}
+
+static bool stall_after_header(void)
+{
+    uint8_t m[sizeof(Hdr)];
+
+    put_msg(m, CMD_REGION_WRITE, sizeof(Hdr) + sizeof(Access) + 64, 0, NULL,
+            0);
+    return stall_after(m, sizeof(m), true);
+}
+
+static bool stall_unread_reply(void)
+{
+    uint8_t m[64];
+
+    return stall_after(m, put_access(m, CMD_REGION_READ, VFU_REGION_BAR0,
+                                     WIN_BASE, 1u << 20, 0), true);
+}
+
+/* A 4 KiB memfd mapped as 1 MiB; the eDMA engine reads at 64 KiB */
+static bool dma_past_file_end(void)
+{
+    int fd = memfd_create("short", MFD_CLOEXEC);
+    VfuClient c;
+    uint8_t m[64];
+    Hdr h;
+    bool ok;
+
+    if (fd < 0 || ftruncate(fd, 4096) < 0 || !client_open(&c)) {
+        return false;
+    }
+    ok = raw_send(c.fd, m, put_dma_map(m, sizeof(DmaMap), 3, 0x400000,
+                                       1u << 20), &fd, 1) &&
+         raw_answer(c.fd, &h) == GOT_OK &&
+         edma_start(&c, 0x410000, 0x1000) && edma_wait(&c, DMA_RELEASE_S);
+    vfu_client_close(&c);
+    close(fd);
+    return ok && qemu_alive();
+}
+
+/* ----------------------------------------------------------- cases -- */
+
+typedef struct Case {
+    const char *name;
+    bool (*run)(void);
+    const char *expect;         /* what the bad client should see */
+    const char *log;            /* in QEMU's log or stderr; NULL: none */
+} Case;
+
+#define REFUSED     "refused, connection still usable"
+#define HUNG_UP     "refused, connection closed"
+
+static const Case cases[] = {
+    { "garbage instead of VERSION", bad_garbage, HUNG_UP,
+      "failed to receive version" },
+    { "5 bytes of a VERSION, then close", bad_short_then_close, "sent",
+      "failed to receive version" },
+    { "VERSION with msg_size 8", bad_version_tiny, HUNG_UP,
+      "failed to receive version: Invalid argument" },
+    { "VERSION with msg_size 4 GiB - 1", bad_version_huge, HUNG_UP,
+      "failed to receive version: Invalid argument" },
+    { "VERSION 9.0", bad_version_major, HUNG_UP,
+      "unsupported client major 9" },
+    { "VERSION with unterminated JSON", bad_json_unterminated, HUNG_UP,
+      "invalid JSON" },
+    { "VERSION with malformed JSON", bad_json_syntax, HUNG_UP,
+      "failed to parse client JSON" },
+    { "VERSION with max_msg_fds 100000", bad_json_fds, HUNG_UP,
+      "refusing client max_msg_fds" },
+    { "VERSION with 2 fds attached", bad_version_fds, HUNG_UP,
+      "failed to receive version" },
+    { "REGION_READ instead of VERSION", bad_no_version, HUNG_UP,
+      "invalid cmd 9" },
+    { "msg_size 8, below the header", bad_size_tiny, REFUSED,
+      "bad size 8 in header" },
+    { "msg_size 4 GiB - 1", bad_size_huge, REFUSED, "is too large" },
+    { "REGION_READ without payload", bad_no_payload, REFUSED,
+      "no payload for cmd9" },
+    { "unknown command 0x7777", bad_command, REFUSED, "bad command 30583" },
+    { "a reply sent as a request", bad_reply_type, REFUSED,
+      "not a command req" },
+    { "REGION_READ of region 50", bad_region_index, REFUSED,
+      "bad region index 50" },
+    { "REGION_READ past BAR2's end", bad_past_end, REFUSED,
+      "out of bounds region access" },
+    { "REGION_WRITE at offset 2^64 - 4", bad_wrapping, REFUSED,
+      "out of bounds region access" },
+    { "REGION_READ of 2 GiB", bad_huge_count, REFUSED,
+      "region access count too large" },
+    { "REGION_WRITE of 64 bytes carrying 8", bad_count_mismatch, REFUSED,
+      "region write count too small" },
+    { "REGION_READ with an 8-byte payload", bad_short_access, REFUSED,
+      "message size too small (8)" },
+    { "REGION_WRITE of 0 bytes", zero_count,
+      "accepted as a no-op, connection still usable", NULL },
+    { "2-byte read of a mailbox register", bad_mailbox_access, REFUSED,
+      "cmd 9 failed: Invalid argument" },
+    { "config write at offset 1", bad_config_write, REFUSED,
+      "bad write to PCI config space" },
+    { "REGION_READ with 64 fds attached", fds_attached,
+      "served, every descriptor closed", NULL },
+    { "DMA_MAP with argsz 8", bad_dma_argsz, REFUSED,
+      "bad DMA map region size" },
+    { "DMA_MAP with unknown flags", bad_dma_flags, REFUSED, "bad flags=0x80" },
+    { "DMA_MAP of 16 TiB", bad_dma_size, REFUSED, "> max" },
+    { "DMA_MAP of a pipe", bad_dma_fd, REFUSED,
+      "failed to memory map DMA region" },
+    { "overlapping DMA_MAP", bad_dma_overlap, REFUSED,
+      "failed to add DMA region" },
+    { "17 DMA_MAPs", bad_dma_many, REFUSED, "hit max regions 16" },
+    { "DMA_UNMAP of what was never mapped", bad_dma_unmap, REFUSED,
+      "cmd 3 failed" },
+    { "eDMA from host memory mapped without fd, no mailbox", dma_unbacked,
+      "the transfer fails at once", "no host memory at 0x100000" },
+    { "REGION_WRITE of 64 KiB sending 100 bytes, then close",
+      truncated_write, "sent", "short read: expected=65552, actual=100" },
+    { "REGION_WRITE header only, then close", header_only, "sent",
+      "failed to reply" },
+    { "half a header, then close", half_header, "sent", " gone; " },
+    { "1 MiB REGION_READ, close before the reply", close_before_reply,
+      "sent", "failed to reply" },
+    { "four 1 MiB REGION_READs, replies never read, close", replies_unread,
+      "sent", "failed to reply" },
+    { "mailbox disabled with a DMA pending", mailbox_off_pending,
+      "the transfer fails at once", "did not serve a 65536-byte DMA read" },
+    { "client killed (SIGKILL) with a DMA pending", killed_mid_dma,
+      "the transfer fails at once, the mailbox is off",
+      "did not serve a 65536-byte DMA read" },
+};
+
+static const Case known_bugs[] = {
+    { "client silent after connecting", stall_before_version,
+      "QMP answered meanwhile", NULL },
+    { "client silent after a request header", stall_after_header,
+      "QMP answered meanwhile", NULL },
+    { "client not reading a 1 MiB reply", stall_unread_reply,
+      "QMP answered meanwhile", NULL },
+    { "DMA_MAP of a 4 KiB memfd as 1 MiB, eDMA past its end",
+      dma_past_file_end, "QEMU survives", NULL },
+};
+
+/* SIGALRM only interrupts a blocking call (no SA_RESTART) */
+static void on_alarm(int sig)
+{
+}
+
+/* Returns false if QEMU no longer serves clients */
+static bool run_case(const Case *c)
+{
+    bool ok, served;
+
+    log_mark();
+    ok = c->run();
+    tt_ok(ok, "%s: %s", c->name, c->expect);
+    served = tt_ok(next_client_ok(), "%s: QEMU runs and serves the next "
+                   "client", c->name);
+    if (c->log) {
+        tt_ok(logged(c->log), "%s: logged \"%s\"", c->name, c->log);
+    } else {
+        printf("# %s: nothing logged at LOG_ERR\n", c->name);
+    }
+    return served;
+}
+
+/* Run @n cases while QEMU serves clients */
+static bool run_cases(const Case *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!run_case(&c[i])) {
+            printf("# QEMU serves no client any more: stopping\n");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The chip's state after every bad client */
+static void final_checks(int fds0)
+{
+    VfuClient c;
+    uint32_t w[3] = { 0 };
+    bool ok = client_open(&c);
+    int fds = qemu_fds();
+
+    for (int i = 0; ok && i < 3; i++) {
+        ok = vfu_client_read32(&c, VFU_REGION_BAR0, TLB_CFG + 4 * i,
+                               &w[i]) == 0;
+    }
+    tt_ok(ok && !memcmp(w, t.tlb, sizeof(w)),
+          "TLB window %d kept its configuration", WINDOW);
+    tt_ok(ok && pattern_intact(&c, PATTERN_LEN),
+          "the %d-byte L1 pattern of tile (%d, %d) is intact", PATTERN_LEN,
+          TILE_X, TILE_Y);
+    vfu_client_close(&c);
+    tt_ok(fds == fds0, "no descriptor leaked (%d open, %d at the start)",
+          fds, fds0);
+    tt_ok(qmp_running(), "QMP answers query-status");
+}
+
+int main(int argc, char **argv)
+{
+    const char *bin = argc > 1 ? argv[1] : getenv("TT_EMU_QEMU");
+    const char *known = getenv("TT_VFU_TEST_KNOWN_BUGS");
+    struct sigaction sa = { .sa_handler = on_alarm };
+    double t0 = now();
+    int fds0;
+
+    signal(SIGPIPE, SIG_IGN);
+    sigaction(SIGALRM, &sa, NULL);
+    if (!tt_ok(qemu_start(bin ? bin : "qemu-system-riscv32"),
+               "QEMU started with tt-vfio-user")) {
+        qemu_stop();
+        cleanup();
+        return tt_done();
+    }
+    tt_ok(write_pattern(), "a normal client wrote a %d-byte pattern into "
+          "L1 through TLB window %d", PATTERN_LEN, WINDOW);
+    fds0 = attached_fds();
+    if (!run_cases(cases, ARRAY_LEN(cases))) {
+        goto out;
+    }
+    final_checks(fds0);
+    if (known && *known == '1') {
+        run_cases(known_bugs, ARRAY_LEN(known_bugs));
+    } else {
+        printf("# skipped %zu checks that fail today "
+               "(TT_VFU_TEST_KNOWN_BUGS=1 runs them)\n",
+               ARRAY_LEN(known_bugs));
+    }
+out:
+    tt_ok(qemu_stop(), "QEMU exits normally on SIGTERM");
+    printf("# %.1f s\n", now() - t0);
+    cleanup();
+    return tt_done();
+}

@@ -81,6 +81,28 @@ struct TTVfioUser {
 
 /* --------------------------------------------------------- host memory -- */
 
+/*
+ * Copy to or from the client's mapping without trusting it: the file
+ * behind a DMA region may be shorter than the region, or shrink later,
+ * and touching such a page raises SIGBUS.  process_vm_readv/writev on our
+ * own process copy the same bytes but report EFAULT instead.
+ */
+static bool tt_vfu_copy(void *client, void *buf, size_t len, bool write)
+{
+    struct iovec local = { buf, len }, remote = { client, len };
+    ssize_t n = write ? process_vm_writev(getpid(), &local, 1, &remote, 1, 0)
+                      : process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+
+    if (n == (ssize_t)len) {
+        return true;
+    }
+    qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: client memory at %p "
+                  "(%zu bytes) is not all there (%s): the file behind the "
+                  "DMA region is shorter than the region\n", client, len,
+                  n < 0 ? strerror(errno) : "short copy");
+    return false;
+}
+
 /* Host memory the client mapped with an fd: copied directly */
 static bool tt_vfu_dma_direct(TTVfioUser *o, uint64_t addr, void *buf,
                               uint64_t len, bool write)
@@ -98,12 +120,7 @@ static bool tt_vfu_dma_direct(TTVfioUser *o, uint64_t addr, void *buf,
         return false;
     }
     if (iov.iov_len >= len) {
-        if (write) {
-            memcpy(iov.iov_base, buf, len);
-        } else {
-            memcpy(buf, iov.iov_base, len);
-        }
-        ok = true;
+        ok = tt_vfu_copy(iov.iov_base, buf, len, write);
     }
     vfu_sgl_put(o->ctx, sg, &iov, 1);
     return ok;

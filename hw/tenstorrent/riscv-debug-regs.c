@@ -160,6 +160,8 @@ static uint64_t tt_wall_clock(void)
 static uint32_t *tt_debug_reg_ptr(TTRiscvDebugRegs *s, hwaddr addr)
 {
     switch (addr) {
+    case A_DBG_BUS_CTRL:
+        return &s->dbg_bus_ctrl;
     case A_DISABLE_RESET:
         return &s->disable_reset;
     case A_TRISC0_RESET_PC:
@@ -181,6 +183,33 @@ static uint32_t *tt_debug_reg_ptr(TTRiscvDebugRegs *s, hwaddr addr)
     }
 }
 
+/*
+ * The debug bus as debuggers read a core's PC on Blackhole (tt-exalens
+ * blackhole/functional_worker_debug_bus_signals.py, blackhole-py): daisy 7,
+ * read select 1, signals 11/13/15/17/25 for B/T0/T1/T2/NC carry the low
+ * 30 bits of the PC entering decode.  Other signals are not modelled.
+ */
+static uint32_t tt_debug_bus_read(TTRiscvDebugRegs *s)
+{
+    static const uint8_t pc_sig[TT_CORES_PER_TILE] = { 11, 25, 13, 15, 17 };
+    uint32_t c = qatomic_read(&s->dbg_bus_ctrl);
+
+    bool pcs = FIELD_EX32(c, DBG_BUS_CTRL, EN) &&
+               FIELD_EX32(c, DBG_BUS_CTRL, DAISY_SEL) == 7 &&
+               FIELD_EX32(c, DBG_BUS_CTRL, RD_SEL) == 1;
+
+    for (int r = 0; pcs && r < TT_CORES_PER_TILE; r++) {
+        if (FIELD_EX32(c, DBG_BUS_CTRL, SIG_SEL) == pc_sig[r]) {
+            tt_spin_volatile_read();
+            return qatomic_read(&cpu_env(CPU(s->cpu[r]))->pc) & 0x3fffffff;
+        }
+    }
+    qemu_log_mask(LOG_UNIMP, "tt-riscv-debug-regs: x%dy%d: debug bus signal "
+                  "0x%08x is not modelled (only the cores' PCs)\n",
+                  s->tile_x, s->tile_y, c);
+    return 0;
+}
+
 static uint64_t tt_debug_regs_read(void *opaque, hwaddr addr, unsigned size)
 {
     TTRiscvDebugRegs *s = opaque;
@@ -190,6 +219,9 @@ static uint64_t tt_debug_regs_read(void *opaque, hwaddr addr, unsigned size)
     switch (addr) {
     case A_RISC_DBG_CNTL_0 ... A_RISC_DBG_STATUS_1:
         val = tt_risc_debug_read(s, addr);
+        break;
+    case A_DBG_RD_DATA:
+        val = tt_debug_bus_read(s);
         break;
     case A_SOFT_RESET_0:
         val = qatomic_read(&s->soft_reset);
@@ -309,6 +341,7 @@ static void tt_debug_regs_reset_hold(Object *obj, ResetType type)
     memset(s->cg, 0, sizeof(s->cg));
     s->wall_clock_hi_latched = 0;
     memset(&s->risc_dbg, 0, sizeof(s->risc_dbg));
+    s->dbg_bus_ctrl = 0;
 }
 
 static void tt_debug_regs_realize(DeviceState *dev, Error **errp)
@@ -359,6 +392,7 @@ static const VMStateDescription vmstate_tt_debug_regs = {
         VMSTATE_UINT32(ncrisc_pc_override, TTRiscvDebugRegs),
         VMSTATE_UINT32_ARRAY(cg, TTRiscvDebugRegs, 3),
         VMSTATE_UINT32(wall_clock_hi_latched, TTRiscvDebugRegs),
+        VMSTATE_UINT32(dbg_bus_ctrl, TTRiscvDebugRegs),
         VMSTATE_UINT32(risc_dbg.cntl0, TTRiscvDebugRegs),
         VMSTATE_UINT32(risc_dbg.cntl1, TTRiscvDebugRegs),
         VMSTATE_UINT32(risc_dbg.status1, TTRiscvDebugRegs),

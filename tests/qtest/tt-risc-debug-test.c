@@ -25,6 +25,8 @@
 #define STATUS_1        (WIN_REGS + 0x11208c)
 #define SOFT_RESET_0    (WIN_REGS + 0x1121b0)
 #define PC_TRISC1       (WIN_REGS + 0x113144)
+#define DBG_BUS_CTRL    (WIN_REGS + 0x112054)
+#define DBG_RD_DATA     (WIN_REGS + 0x11205c)
 
 /* Debug-interface core numbers: BRISC 0, TRISC0 1, TRISC1 2, TRISC2 3 */
 enum { DBG_B, DBG_T0, DBG_T1 };
@@ -173,6 +175,11 @@ static void test_halt_regs_memory(void)
     g_assert_true(pc == loop || pc == loop + 4 || pc == loop + 8);
     g_assert_cmpuint(a0, ==, pc == loop + 4 ? count + 1 : count);
     g_assert_cmphex(reg(q, DBG_B, 11), ==, COUNTER(DBG_B));     /* a1 */
+    /* the PC as tt-exalens reads it on Blackhole: debug bus daisy 7 */
+    tt_bar_writel(q, 0, DBG_BUS_CTRL, 0x2207000b);
+    g_assert_cmphex(tt_bar_readl(q, 0, DBG_RD_DATA), ==, pc);
+    tt_bar_writel(q, 0, DBG_BUS_CTRL, 0x22070019);              /* NCRISC */
+    g_assert_cmphex(tt_bar_readl(q, 0, DBG_RD_DATA), >=, 0x20000);
     g_assert_cmphex(reg(q, DBG_B, 0), ==, 0);
 
     /* memory as the core sees it: its own LDM, the tile's L1 */

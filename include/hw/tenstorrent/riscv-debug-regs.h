@@ -26,6 +26,13 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTRiscvDebugRegs, TT_RISCV_DEBUG_REGS)
 
 /* Offsets in DEBUG_REGS: tt-metal blackhole/tensix.h (tile-address-map 6.1) */
 
+/* Debug bus: select a signal group, read 32 bits of it (6.1) */
+REG32(DBG_BUS_CTRL, 0x054)
+    FIELD(DBG_BUS_CTRL, SIG_SEL, 0, 16)
+    FIELD(DBG_BUS_CTRL, DAISY_SEL, 16, 8)
+    FIELD(DBG_BUS_CTRL, RD_SEL, 25, 2)
+    FIELD(DBG_BUS_CTRL, EN, 29, 1)
+REG32(DBG_RD_DATA, 0x05c)
 REG32(SOFT_RESET_0, 0x1b0)
     FIELD(SOFT_RESET_0, BRISC, 11, 1)
     FIELD(SOFT_RESET_0, TRISCS, 12, 3)
@@ -74,6 +81,7 @@ struct TTRiscvDebugRegs {
     uint32_t ncrisc_pc_override;
     uint32_t cg[3];             /* clock gating write sinks */
     uint32_t wall_clock_hi_latched;
+    uint32_t dbg_bus_ctrl;
     TTRiscDebug risc_dbg;       /* RISC_DBG_CNTL/STATUS, risc-debug.c */
 
     /* links */

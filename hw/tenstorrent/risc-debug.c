@@ -23,8 +23,9 @@
  * twice per instruction (a documented hardware bug), so the first STEP of
  * a pair arms and the second executes one instruction; SET_PC takes the
  * new PC from DR3 as tt-exalens writes it (the ISA text says DR4).
+ * ebreak and ecall pause the core (patch 0019), as DebugInterface.md says.
  * Not modelled (logged): the hardware watchpoints (DR5, DR10-17 store
- * their values), ebreak pausing the core, slow "debug mode" timing.
+ * their values), slow "debug mode" timing.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -96,6 +97,30 @@ static bool tt_dbg_debug_hook(CPUState *cs)
     tt_dbg_halt_work(cs, RUN_ON_CPU_HOST_PTR(c));
     qatomic_set(&c->stepping, false);
     qemu_cond_broadcast(&tt_dbg_step_done);
+    return true;
+}
+
+/*
+ * Patch 0019: ebreak or ecall on a core (its PC on the instruction, inside
+ * the execution loop, BQL held).  The core pauses after it, with DR0 =
+ * halted | ebreak (DebugInterface.md; tt-exalens expects the PC after the
+ * ebreak).  NCRISC pauses too, with no debug interface to resume it: only
+ * its soft reset does.
+ */
+static bool tt_dbg_pause_hook(CPUState *cs)
+{
+    TTRiscDebugCore *c = g_hash_table_lookup(tt_dbg_by_cpu, cs);
+
+    cpu_env(cs)->pc += 4;
+    if (c) {
+        qatomic_set(&c->ebreak, true);
+        tt_dbg_halt_work(cs, RUN_ON_CPU_HOST_PTR(c));
+    } else {
+        cs->halted = 1;
+        qatomic_set(&cpu_env(cs)->tt_park, TT_PARK_RUNNING);
+    }
+    trace_tt_risc_debug_ebreak(cs->cpu_index, cpu_env(cs)->pc - 4);
+    cpu_exit(cs);           /* leave the execution loop: it is halted */
     return true;
 }
 
@@ -248,6 +273,9 @@ static void tt_dbg_command(TTRiscvDebugRegs *s, int j, uint32_t cmd)
         qatomic_set(&c->halted, false);
         return;
     }
+    if (cmd & (TT_DBG_CMD_STEP | TT_DBG_CMD_CONTINUE)) {
+        qatomic_set(&c->ebreak, false);
+    }
     if (cmd & TT_DBG_CMD_STEP) {
         tt_dbg_step(s, j);
     }
@@ -262,7 +290,8 @@ static uint32_t tt_dbg_read_dr(TTRiscvDebugRegs *s, int j, unsigned i)
     TTRiscDebugCore *c = &s->risc_dbg.core[j];
 
     if (i == TT_DR_STATUS) {
-        return qatomic_read(&c->halted) ? TT_DBG_STATUS_HALTED : 0;
+        return (qatomic_read(&c->halted) ? TT_DBG_STATUS_HALTED : 0) |
+               (qatomic_read(&c->ebreak) ? TT_DBG_STATUS_EBREAK : 0);
     }
     if (i < TT_RISC_DBG_DRS && (i <= TT_DR_WATCH_SETTINGS ||
                                 i >= TT_DR_WATCH0)) {
@@ -372,6 +401,7 @@ void tt_risc_debug_core_reset(TTRiscvDebugRegs *s, TTCoreRole role,
             continue;
         }
         qatomic_set(&c->halted, false);
+        qatomic_set(&c->ebreak, false);
         c->step_armed = false;
         if (!keep_drs) {
             memset(c->dr, 0, sizeof(c->dr));
@@ -395,6 +425,7 @@ void tt_risc_debug_init(TTRiscvDebugRegs *s)
         tt_dbg_by_cpu = g_hash_table_new(NULL, NULL);
         qemu_cond_init(&tt_dbg_step_done);
         cpu_set_guest_debug_hook(tt_dbg_debug_hook);
+        riscv_tt_pause_hook = tt_dbg_pause_hook;
     }
     for (int j = 0; j < TT_RISC_DBG_CORES; j++) {
         g_hash_table_insert(tt_dbg_by_cpu, s->cpu[tt_dbg_role[j]],

@@ -375,6 +375,7 @@ static const VMStateDescription vmstate_tt_risc_debug_core = {
         VMSTATE_UINT32_ARRAY(dr, TTRiscDebugCore, TT_RISC_DBG_DRS),
         VMSTATE_BOOL(halted, TTRiscDebugCore),
         VMSTATE_BOOL(step_armed, TTRiscDebugCore),
+        VMSTATE_BOOL(ebreak, TTRiscDebugCore),
         VMSTATE_END_OF_LIST()
     },
 };

@@ -9,7 +9,9 @@
  *         sw   a0, 0(a1)
  *         j    loop
  *
- * The other cores wait for interrupts.
+ * TRISC2 publishes the address of an ebreak, executes it (the core pauses
+ * for its debugger) and sets a flag once resumed.  The other cores wait
+ * for interrupts.
  */
 #include "tt.h"
 
@@ -33,6 +35,18 @@ __asm__(
 
 extern char count_loop_body[];
 
+#define EBREAK_ADDR     0x60120u
+#define AFTER_EBREAK    0x60124u
+
+void ebreak_here(void);
+
+__asm__(
+    "   .text\n"
+    "   .globl ebreak_here\n"
+    "ebreak_here:\n"
+    "   ebreak\n"
+    "   ret\n");
+
 static void counter_core(int role, uint32_t mark)
 {
     REG32(LDM_MARK) = mark;
@@ -51,10 +65,17 @@ static void trisc0(void)
     counter_core(TRISC0, 0x70707070u);
 }
 
+static void trisc2(void)
+{
+    REG32(EBREAK_ADDR) = (uint32_t)(uintptr_t)ebreak_here;
+    ebreak_here();
+    REG32(AFTER_EBREAK) = 1;
+}
+
 void core_main(int role, int kind)
 {
     static const tt_role_fn fn[NCORES] = {
-        brisc, 0, trisc0, 0, 0,
+        brisc, 0, trisc0, 0, trisc2,
     };
 
     tt_reporter_main(role, fn);

@@ -29,7 +29,7 @@
 #define DBG_RD_DATA     (WIN_REGS + 0x11205c)
 
 /* Debug-interface core numbers: BRISC 0, TRISC0 1, TRISC1 2, TRISC2 3 */
-enum { DBG_B, DBG_T0, DBG_T1 };
+enum { DBG_B, DBG_T0, DBG_T1, DBG_T2 };
 
 /* DR numbers and DR1 commands (DebugInterface.md, tt-exalens) */
 #define DR_STATUS       0
@@ -53,6 +53,8 @@ enum { DBG_B, DBG_T0, DBG_T1 };
 #define COUNTER(dbg)    (0x60000u + 0x10u * ((dbg) ? 2 : 0))
 #define LOOP_ADDR(dbg)  (0x60100u + 0x4u * ((dbg) ? 2 : 0))
 #define LDM_MARK        0xffb00100u
+#define EBREAK_ADDR     0x60120u
+#define AFTER_EBREAK    0x60124u
 
 static void dr_write(QTestState *q, int core, int dr, uint32_t v)
 {
@@ -294,6 +296,31 @@ static void test_reset_and_bad_input(void)
     qtest_quit(q);
 }
 
+/* DebugInterface.md: ebreak pauses the core, DR0 = halted | ebreak */
+static void test_ebreak(void)
+{
+    QTestState *q = boot();
+    uint32_t at;
+    int i;
+
+    for (i = 0; i < 2000 && !(dr_read(q, DBG_T2, DR_STATUS) & 1); i++) {
+        g_usleep(5000);
+    }
+    g_assert_cmphex(dr_read(q, DBG_T2, DR_STATUS), ==, 0x9);
+    at = l1(q, EBREAK_ADDR);
+    g_assert_cmphex(reg(q, DBG_T2, REG_PC), ==, at + 4);   /* tt-exalens */
+    g_usleep(20000);
+    g_assert_cmphex(l1(q, AFTER_EBREAK), ==, 0);
+    /* tt-exalens' Blackhole continue after an ebreak: set PC, continue */
+    dr_write(q, DBG_T2, DR_ARG1, reg(q, DBG_T2, REG_PC));
+    command(q, DBG_T2, CMD_SET_PC);
+    command(q, DBG_T2, CMD_CONTINUE);
+    g_assert_cmphex(dr_read(q, DBG_T2, DR_STATUS), ==, 0);
+    counting(q, AFTER_EBREAK, 0);
+    g_assert_cmphex(l1(q, AFTER_EBREAK), ==, 1);
+    qtest_quit(q);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -301,5 +328,6 @@ int main(int argc, char **argv)
     qtest_add_func("/tt/risc-debug/step-and-modify", test_step_and_modify);
     qtest_add_func("/tt/risc-debug/reset-and-bad-input",
                    test_reset_and_bad_input);
+    qtest_add_func("/tt/risc-debug/ebreak", test_ebreak);
     return g_test_run();
 }

@@ -48,6 +48,7 @@ enum {
 
 /* DR0 status bits */
 #define TT_DBG_STATUS_HALTED    BIT(0)
+#define TT_DBG_STATUS_EBREAK    BIT(3)
 
 /* DR1 command bits */
 #define TT_DBG_CMD_HALT         BIT(0)
@@ -67,6 +68,7 @@ enum {
 typedef struct TTRiscDebugCore {
     uint32_t dr[TT_RISC_DBG_DRS];
     bool halted;            /* paused by the debug interface */
+    bool ebreak;            /* paused by an ebreak or ecall */
     bool step_armed;        /* one STEP seen: the next one steps */
     bool stepping;          /* a step is under way */
 } TTRiscDebugCore;

@@ -247,8 +247,10 @@ static void tts_dma_serve_one(void)
 }
 
 /*
- * Called at the start and end of every BAR access and in every clock:
- * the only moments the host's callbacks may run (on the caller's thread).
+ * Called at the end of every BAR access and in every clock: the only
+ * moments the host's callbacks may run (on the caller's thread).  Once per
+ * access is enough (a request posted between two calls is served at the
+ * end of the next one) and each check is a socket round trip.
  */
 static void tts_dma_serve(void)
 {
@@ -451,7 +453,6 @@ static void tts_mem_access(uint64_t paddr, void *buf, uint32_t size,
     if (size == 0) {
         return;
     }
-    tts_dma_serve();
     if (!tts_bar_decode(paddr, size, &region, &offset)) {
         if (!write) {
             memset(buf, 0xff, size);
@@ -509,7 +510,6 @@ static void tts_tile_access(uint32_t x, uint32_t y, uint64_t addr,
                 x, y);
         ok = false;
     }
-    tts_dma_serve();
     while (ok && size > 0) {
         uint32_t off = addr & (TLB_2M_SIZE - 1);
         uint32_t n = TLB_2M_SIZE - off < size ? TLB_2M_SIZE - off : size;

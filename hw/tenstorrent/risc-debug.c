@@ -24,8 +24,11 @@
  * a pair arms and the second executes one instruction; SET_PC takes the
  * new PC from DR3 as tt-exalens writes it (the ISA text says DR4).
  * ebreak and ecall pause the core (patch 0019), as DebugInterface.md says.
- * Not modelled (logged): the hardware watchpoints (DR5, DR10-17 store
- * their values), slow "debug mode" timing.
+ * The eight breakpoint/watchpoint slots (DR5 modes, DR10-17 addresses)
+ * become QEMU breakpoints (flagged as gdb's, the only kind TCG stops at)
+ * and watchpoints (32-bit word, stopping after the access) of that core;
+ * continuing from a PC breakpoint steps over it first.  Not modelled:
+ * slow "debug mode" timing.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -34,6 +37,8 @@
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "hw/core/cpu.h"
+#include "exec/watchpoint.h"
+#include "exec/tb-flush.h"
 #include "system/cpus.h"
 #include "system/memory.h"
 #include "target/riscv/cpu.h"
@@ -58,6 +63,11 @@ static bool tt_dbg_sync(void)
     return !current_cpu && bql_locked();
 }
 
+static int tt_dbg_mode(uint32_t modes, int i)
+{
+    return (modes >> (4 * i)) & 0xf;
+}
+
 static void tt_dbg_halt_work(CPUState *cs, run_on_cpu_data data)
 {
     TTRiscDebugCore *c = data.host_ptr;
@@ -71,8 +81,53 @@ static void tt_dbg_resume_work(CPUState *cs, run_on_cpu_data data)
 {
     TTRiscDebugCore *c = data.host_ptr;
 
-    if (!qatomic_read(&c->halted)) {
-        cs->halted = 0;
+    if (qatomic_read(&c->halted)) {
+        return;
+    }
+    if (c->step_then_run) {
+        /* on a PC breakpoint: run its instruction first (steps ignore it) */
+        qatomic_set(&c->stepping, true);
+        cpu_single_step(cs, SSTEP_ENABLE | SSTEP_NOIRQ | SSTEP_NOTIMER);
+    }
+    cs->halted = 0;
+}
+
+/* DR5 or a slot address changed: reinstall the core's slots */
+static void tt_dbg_slots_work(CPUState *cs, run_on_cpu_data data)
+{
+    TTRiscDebugCore *c = data.host_ptr;
+    static const int wp_flags[] = {
+        BP_MEM_READ, BP_MEM_WRITE, BP_MEM_ACCESS,
+    };
+
+    bool pc_slots = false;
+
+    for (int i = 0; i < TT_DBG_SLOTS; i++) {
+        int mode = tt_dbg_mode(c->armed_modes, i);
+
+        if (mode == TT_DBG_MODE_PC) {
+            pc_slots = true;
+            cpu_breakpoint_remove(cs, c->armed_addr[i], BP_GDB);
+        } else if (mode > TT_DBG_MODE_PC && mode <= TT_DBG_MODE_ACCESS) {
+            cpu_watchpoint_remove(cs, c->armed_addr[i], 4,
+                                  wp_flags[mode - TT_DBG_MODE_READ]);
+        }
+    }
+    qatomic_set(&c->armed_modes, qatomic_read(&c->dr[TT_DR_WATCH_SETTINGS]));
+    for (int i = 0; i < TT_DBG_SLOTS; i++) {
+        int mode = tt_dbg_mode(c->armed_modes, i);
+
+        c->armed_addr[i] = qatomic_read(&c->dr[TT_DR_WATCH0 + i]);
+        if (mode == TT_DBG_MODE_PC) {
+            pc_slots = true;
+            cpu_breakpoint_insert(cs, c->armed_addr[i], BP_GDB, NULL);
+        } else if (mode > TT_DBG_MODE_PC && mode <= TT_DBG_MODE_ACCESS) {
+            cpu_watchpoint_insert(cs, c->armed_addr[i], 4,
+                                  wp_flags[mode - TT_DBG_MODE_READ], NULL);
+        }
+    }
+    if (pc_slots) {
+        queue_tb_flush(cs); /* translated code must see the breakpoints */
     }
 }
 
@@ -85,17 +140,58 @@ static void tt_dbg_step_work(CPUState *cs, run_on_cpu_data data)
     cs->halted = 0;
 }
 
-/* Patch 0018: the single step of a core this interface stepped is over */
+/* A debug exception at one of the core's own breakpoints or watchpoints */
+static uint32_t tt_dbg_slot_hit(CPUState *cs, TTRiscDebugCore *c)
+{
+    CPUWatchpoint *wp = cs->watchpoint_hit;
+
+    for (int i = 0; i < TT_DBG_SLOTS; i++) {
+        int mode = tt_dbg_mode(c->armed_modes, i);
+
+        if (wp && !(wp->flags & BP_GDB) && mode > TT_DBG_MODE_PC &&
+            mode <= TT_DBG_MODE_ACCESS && wp->vaddr == c->armed_addr[i]) {
+            wp->flags &= ~BP_WATCHPOINT_HIT;
+            cs->watchpoint_hit = NULL;
+            return TT_DBG_STATUS_MEM_HIT | TT_DBG_STATUS_SLOT(i);
+        }
+        if (!wp && mode == TT_DBG_MODE_PC &&
+            cpu_env(cs)->pc == c->armed_addr[i]) {
+            return TT_DBG_STATUS_PC_HIT | TT_DBG_STATUS_SLOT(i);
+        }
+    }
+    return 0;
+}
+
+/*
+ * Patch 0018: a debug exception on a core of this interface: the end of
+ * its single step, or one of its breakpoints or watchpoints.  Anything
+ * else is gdb's.
+ */
 static bool tt_dbg_debug_hook(CPUState *cs)
 {
     TTRiscDebugCore *c = g_hash_table_lookup(tt_dbg_by_cpu, cs);
+    uint32_t hit;
 
-    if (!c || !qatomic_read(&c->stepping)) {
-        return false;               /* gdb's */
+    if (!c) {
+        return false;
     }
-    cpu_single_step(cs, 0);
+    hit = tt_dbg_slot_hit(cs, c);
+    if (qatomic_read(&c->stepping)) {
+        bool run_on = c->step_then_run && !hit;
+
+        cpu_single_step(cs, 0);
+        qatomic_set(&c->stepping, false);
+        c->step_then_run = false;
+        if (run_on) {
+            return true;                /* stepped over a breakpoint */
+        }
+    } else if (!hit) {
+        return false;
+    }
+    /* a watchpoint also left a debug interrupt pending: it is handled */
+    cpu_reset_interrupt(cs, CPU_INTERRUPT_DEBUG);
+    qatomic_set(&c->hits, hit);
     tt_dbg_halt_work(cs, RUN_ON_CPU_HOST_PTR(c));
-    qatomic_set(&c->stepping, false);
     qemu_cond_broadcast(&tt_dbg_step_done);
     return true;
 }
@@ -275,6 +371,9 @@ static void tt_dbg_command(TTRiscvDebugRegs *s, int j, uint32_t cmd)
     }
     if (cmd & (TT_DBG_CMD_STEP | TT_DBG_CMD_CONTINUE)) {
         qatomic_set(&c->ebreak, false);
+        c->step_then_run = cmd & TT_DBG_CMD_CONTINUE &&
+                           qatomic_read(&c->hits) & TT_DBG_STATUS_PC_HIT;
+        qatomic_set(&c->hits, 0);
     }
     if (cmd & TT_DBG_CMD_STEP) {
         tt_dbg_step(s, j);
@@ -291,7 +390,8 @@ static uint32_t tt_dbg_read_dr(TTRiscvDebugRegs *s, int j, unsigned i)
 
     if (i == TT_DR_STATUS) {
         return (qatomic_read(&c->halted) ? TT_DBG_STATUS_HALTED : 0) |
-               (qatomic_read(&c->ebreak) ? TT_DBG_STATUS_EBREAK : 0);
+               (qatomic_read(&c->ebreak) ? TT_DBG_STATUS_EBREAK : 0) |
+               qatomic_read(&c->hits);
     }
     if (i < TT_RISC_DBG_DRS && (i <= TT_DR_WATCH_SETTINGS ||
                                 i >= TT_DR_WATCH0)) {
@@ -317,12 +417,11 @@ static void tt_dbg_write_dr(TTRiscvDebugRegs *s, int j, unsigned i,
                       "exist\n", i);
         return;
     }
-    c->dr[i] = v;
+    qatomic_set(&c->dr[i], v);
     if (i == TT_DR_COMMAND) {
         tt_dbg_command(s, j, v);
-    } else if (i == TT_DR_WATCH_SETTINGS && (v & 0x88888888u)) {
-        qemu_log_mask(LOG_UNIMP, "tt-risc-debug: hardware watchpoints are "
-                      "not modelled (DR5 = 0x%08x stored)\n", v);
+    } else if (i == TT_DR_WATCH_SETTINGS || i >= TT_DR_WATCH0) {
+        tt_dbg_run(s, j, tt_dbg_slots_work);
     }
 }
 
@@ -402,9 +501,16 @@ void tt_risc_debug_core_reset(TTRiscvDebugRegs *s, TTCoreRole role,
         }
         qatomic_set(&c->halted, false);
         qatomic_set(&c->ebreak, false);
+        qatomic_set(&c->hits, 0);
         c->step_armed = false;
+        c->step_then_run = false;
         if (!keep_drs) {
             memset(c->dr, 0, sizeof(c->dr));
+            if (qatomic_read(&c->armed_modes)) {
+                /* queued: the caller holds the tile's register lock */
+                async_run_on_cpu(CPU(s->cpu[role]), tt_dbg_slots_work,
+                                 RUN_ON_CPU_HOST_PTR(c));
+            }
         }
     }
 }

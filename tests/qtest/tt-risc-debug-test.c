@@ -253,9 +253,6 @@ static void test_step_and_modify(void)
     command(q, DBG_B, CMD_CONTINUE);
     g_assert_cmpuint(counting(q, COUNTER(DBG_B), 1002), >, 1002);
 
-    /* the watchpoint registers hold what is written */
-    dr_write(q, DBG_B, 10, 0x1234);
-    g_assert_cmphex(dr_read(q, DBG_B, 10), ==, 0x1234);
     qtest_quit(q);
 }
 
@@ -296,6 +293,62 @@ static void test_reset_and_bad_input(void)
     qtest_quit(q);
 }
 
+static void wait_halted(QTestState *q, int core)
+{
+    for (int i = 0; i < 2000 && !halted(q, core); i++) {
+        g_usleep(5000);
+    }
+    g_assert_true(halted(q, core));
+}
+
+/*
+ * DR5/DR10+: a PC breakpoint on the loop's sw stops BRISC before it, once
+ * per iteration; a write watchpoint on the counter stops it after the sw.
+ */
+static void test_breakpoints(void)
+{
+    QTestState *q = boot();
+    uint32_t loop = l1(q, LOOP_ADDR(DBG_B)), a0;
+
+    dr_write(q, DBG_B, 10, loop + 4);
+    dr_write(q, DBG_B, 5, 0x8);                 /* slot 0: PC */
+    g_assert_cmphex(dr_read(q, DBG_B, 10), ==, loop + 4);
+    wait_halted(q, DBG_B);
+    g_assert_cmphex(dr_read(q, DBG_B, DR_STATUS), ==, 0x103);
+    g_assert_cmphex(reg(q, DBG_B, REG_PC), ==, loop + 4);
+    a0 = reg(q, DBG_B, REG_A0);
+    g_assert_cmpuint(l1(q, COUNTER(DBG_B)), ==, a0 - 1);
+
+    /* continue: exactly one more iteration */
+    command(q, DBG_B, CMD_CONTINUE);
+    wait_halted(q, DBG_B);
+    g_assert_cmphex(dr_read(q, DBG_B, DR_STATUS), ==, 0x103);
+    g_assert_cmphex(reg(q, DBG_B, REG_PC), ==, loop + 4);
+    g_assert_cmpuint(reg(q, DBG_B, REG_A0), ==, a0 + 1);
+    g_assert_cmpuint(l1(q, COUNTER(DBG_B)), ==, a0);
+
+    /* slot 1 instead: a write watchpoint on the counter */
+    dr_write(q, DBG_B, 11, COUNTER(DBG_B));
+    dr_write(q, DBG_B, 5, 0xa0);
+    command(q, DBG_B, CMD_CONTINUE);            /* the sw is the first write */
+    wait_halted(q, DBG_B);
+    g_assert_cmphex(dr_read(q, DBG_B, DR_STATUS), ==, 0x205);
+    g_assert_cmphex(reg(q, DBG_B, REG_PC), ==, loop + 8);
+    g_assert_cmpuint(l1(q, COUNTER(DBG_B)), ==, a0 + 1);
+    command(q, DBG_B, CMD_CONTINUE);
+    wait_halted(q, DBG_B);
+    g_assert_cmphex(dr_read(q, DBG_B, DR_STATUS), ==, 0x205);
+    g_assert_cmphex(reg(q, DBG_B, REG_PC), ==, loop + 8);
+    g_assert_cmpuint(l1(q, COUNTER(DBG_B)), ==, a0 + 2);
+
+    /* all slots off: it runs freely again */
+    dr_write(q, DBG_B, 5, 0);
+    command(q, DBG_B, CMD_CONTINUE);
+    g_assert_cmpuint(counting(q, COUNTER(DBG_B), a0 + 2), >, a0 + 2);
+    g_assert_false(halted(q, DBG_B));
+    qtest_quit(q);
+}
+
 /* DebugInterface.md: ebreak pauses the core, DR0 = halted | ebreak */
 static void test_ebreak(void)
 {
@@ -329,5 +382,6 @@ int main(int argc, char **argv)
     qtest_add_func("/tt/risc-debug/reset-and-bad-input",
                    test_reset_and_bad_input);
     qtest_add_func("/tt/risc-debug/ebreak", test_ebreak);
+    qtest_add_func("/tt/risc-debug/breakpoints", test_breakpoints);
     return g_test_run();
 }

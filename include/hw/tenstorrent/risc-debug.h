@@ -48,7 +48,17 @@ enum {
 
 /* DR0 status bits */
 #define TT_DBG_STATUS_HALTED    BIT(0)
+#define TT_DBG_STATUS_PC_HIT    BIT(1)
+#define TT_DBG_STATUS_MEM_HIT   BIT(2)
 #define TT_DBG_STATUS_EBREAK    BIT(3)
+#define TT_DBG_STATUS_SLOT(i)   BIT(8 + (i))
+
+/* DR5: a 4-bit mode per slot i (DR10 + i holds its address) */
+#define TT_DBG_SLOTS            8
+#define TT_DBG_MODE_PC          8
+#define TT_DBG_MODE_READ        9
+#define TT_DBG_MODE_WRITE       10
+#define TT_DBG_MODE_ACCESS      11
 
 /* DR1 command bits */
 #define TT_DBG_CMD_HALT         BIT(0)
@@ -69,6 +79,11 @@ typedef struct TTRiscDebugCore {
     uint32_t dr[TT_RISC_DBG_DRS];
     bool halted;            /* paused by the debug interface */
     bool ebreak;            /* paused by an ebreak or ecall */
+    uint32_t hits;          /* DR0 breakpoint/watchpoint bits of the halt */
+    bool step_then_run;     /* continue from a breakpoint: step over it */
+    /* slots installed in QEMU (core's thread only): DR5 and addresses */
+    uint32_t armed_modes;
+    uint32_t armed_addr[TT_DBG_SLOTS];
     bool step_armed;        /* one STEP seen: the next one steps */
     bool stepping;          /* a step is under way */
 } TTRiscDebugCore;

@@ -6,7 +6,8 @@
 # TTSIM_LIB=/path/to/libttsim.so (a ttsim the user built), on ttsim through
 # the libttsim ABI, and prints workload, ours, ttsim, ratio.  host-bench.sh
 # then measures both libraries from a C host program (tools/tt-host-run:
-# start-up, firmware upload, BAR0 bandwidth and latency, W1), and last
+# start-up, firmware upload, BAR0 bandwidth and latency, W1), gdb-bench.py
+# times gdb-multiarch on a full P150 (attach, info threads, slowdown), and last
 # comes the NOC benchmark of one tile (tests/firmware/bench-noc.c).
 set -eu
 B=$(cd "${1:-build}" && pwd)
@@ -14,6 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 python3 "$here/ttbench.py" --build "$B" ${TTSIM_LIB:+--ttsim "$TTSIM_LIB"} \
     ${TTBENCH_ARGS:-}
 sh "$here/host-bench.sh" "$B"
+python3 "$here/gdb-bench.py" --build "$B"
 
 out=$("$B/qemu/qemu-system-riscv32" -M "blackhole,firmware=$B/firmware/bench-noc.elf" \
       -semihosting-config enable=on,target=native -display none \

@@ -65,15 +65,21 @@ def params_block(workload, count, seed):
     return b"".join(w.to_bytes(4, "little") for w in words)
 
 
-def qemu_workload(b, workload, count, tiles, cpus=None):
-    """Returns (seconds, instructions, ok) for the workload on @tiles."""
+def qemu_workload(b, workload, count, tiles, cpus=None, extra=(),
+                  pass_fds=(), before_release=None):
+    """Returns (seconds, instructions, ok) for the workload on @tiles.
+
+    @extra and @pass_fds go to QEMU; @before_release(q) runs once the
+    images are loaded, before the BRISCs leave reset."""
     pre = ["taskset", "-c", cpus] if cpus else []
-    q = TTQemu(b.qemu, "", wrapper=pre)
+    q = TTQemu(b.qemu, "", extra=extra, wrapper=pre, pass_fds=pass_fds)
     seeds = {t: 0x1000 + i for i, t in enumerate(tiles)}
     for t in tiles:
         q.write(t[0], t[1], "brisc", 0, b.image)
         q.write(t[0], t[1], "brisc", PARAMS,
                 params_block(1 if workload == "w1" else 2, count, seeds[t]))
+    if before_release:
+        before_release(q)
     for t in tiles:
         q.writel(t[0], t[1], "brisc", SOFT_RESET_0, RELEASE_BRISC)
     pending = set(tiles)

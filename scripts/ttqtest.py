@@ -12,7 +12,7 @@ import time
 
 class TTQemu:
     def __init__(self, qemu, machine_opts, extra=(), accel="tcg",
-                 wrapper=()):
+                 wrapper=(), pass_fds=()):
         self.dir = tempfile.mkdtemp(prefix="ttq-")
         path = os.path.join(self.dir, "qtest.sock")
         srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -23,7 +23,7 @@ class TTQemu:
             [*wrapper, qemu, "-M",
              "blackhole" + ("," + machine_opts if machine_opts else ""), "-accel", accel,
              "-qtest", "unix:" + path, "-qtest-log", "/dev/null", "-display", "none", "-monitor",
-             "none", "-serial", "none", *extra])
+             "none", "-serial", "none", *extra], pass_fds=pass_fds)
         srv.settimeout(120)
         self.sock, _ = srv.accept()
         srv.close()

@@ -26,6 +26,12 @@
  *   0x18 DONE  client writes 1 when it has served the request
  *   0x1000 DATA, 64 KiB
  *
+ * The region is backed by a memfd the client may map (libvfio-user sends
+ * it with GET_REGION_INFO's sparse-mmap capability): STATUS, DIR, LEN and
+ * ADDR are mirrored there and DATA lives there, so the client learns of a
+ * request and moves its data without a socket round trip.  CTRL and DONE
+ * must still be written by message; the server never reads the mirror.
+ *
  * The socket is served from the main loop; a client that disconnects or
  * breaks the protocol is logged and the next one may attach, the chip
  * keeping its state.
@@ -38,6 +44,7 @@
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qemu/lockable.h"
+#include "qemu/memfd.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
 #include "qom/object_interfaces.h"
@@ -76,7 +83,9 @@ struct TTVfioUser {
     bool mbox_on, pending, done;
     uint32_t dir, len;
     uint64_t addr;
+    uint8_t *shm;               /* the region: mirror page, then DATA */
     uint8_t *data;
+    int shm_fd;                 /* -1: no memfd, the region is message-only */
 };
 
 /* --------------------------------------------------------- host memory -- */
@@ -126,6 +135,21 @@ static bool tt_vfu_dma_direct(TTVfioUser *o, uint64_t addr, void *buf,
     return ok;
 }
 
+/* STATUS, DIR, LEN, ADDR as a client mapping the region reads them */
+static void tt_vfu_mbox_mirror(TTVfioUser *o, uint32_t status)
+{
+    uint32_t *w = (uint32_t *)o->shm;
+
+    if (status) {
+        w[MBOX_DIR / 4] = cpu_to_le32(o->dir);
+        w[MBOX_LEN / 4] = cpu_to_le32(o->len);
+        w[MBOX_ADDR / 4] = cpu_to_le32(o->addr);
+        w[MBOX_ADDR / 4 + 1] = cpu_to_le32(o->addr >> 32);
+    }
+    /* the client reads STATUS first: everything before it must be there */
+    qatomic_store_release(&w[MBOX_STATUS / 4], cpu_to_le32(status));
+}
+
 /*
  * Post one piece to the mailbox and wait until the client served it.  The
  * caller may be a core's thread: if it holds the BQL (single-threaded TCG)
@@ -150,6 +174,7 @@ static bool tt_vfu_mbox_piece(TTVfioUser *o, uint64_t addr, uint8_t *buf,
     }
     o->done = false;
     o->pending = true;
+    tt_vfu_mbox_mirror(o, 1);
     trace_tt_vfu_mbox_post(addr, len, write);
     while (!o->done && o->mbox_on &&
            qemu_clock_get_ms(QEMU_CLOCK_REALTIME) < deadline) {
@@ -160,6 +185,7 @@ static bool tt_vfu_mbox_piece(TTVfioUser *o, uint64_t addr, uint8_t *buf,
         memcpy(buf, o->data, len);
     }
     o->pending = false;
+    tt_vfu_mbox_mirror(o, 0);
     qemu_mutex_unlock(&o->mbox_lock);
     if (bql) {
         bql_lock();
@@ -234,6 +260,7 @@ static ssize_t tt_vfu_mbox_access(vfu_ctx_t *ctx, char *buf, size_t count,
             trace_tt_vfu_mbox_ctrl(v);
         } else if (off == MBOX_DONE && v == 1 && o->pending) {
             o->done = true;
+            tt_vfu_mbox_mirror(o, 0);
         }
         qemu_cond_broadcast(&o->mbox_cond);
         return count;
@@ -355,8 +382,8 @@ static bool tt_vfu_setup_pci(TTVfioUser *o, Error **errp)
         }
     }
     if (vfu_setup_region(ctx, TT_MBOX_REGION, TT_MBOX_SIZE,
-                         tt_vfu_mbox_access, VFU_REGION_FLAG_RW, NULL, 0, -1,
-                         0) ||
+                         tt_vfu_mbox_access, VFU_REGION_FLAG_RW, NULL, 0,
+                         o->shm_fd, 0) ||
         !tt_vfu_add_caps(ctx) ||
         vfu_setup_device_nr_irqs(ctx, VFU_DEV_INTX_IRQ, 1) ||
         vfu_setup_device_dma(ctx, tt_vfu_dma_register,
@@ -546,7 +573,14 @@ static void tt_vfu_init(Object *obj)
     TTVfioUser *o = TT_VFIO_USER(obj);
 
     o->poll_fd = -1;
-    o->data = g_malloc0(TT_MBOX_DATA_SIZE);
+    o->shm = qemu_memfd_alloc("tt-vfio-user-mailbox", TT_MBOX_SIZE, 0,
+                              &o->shm_fd, NULL);
+    if (!o->shm) {
+        /* no memfd: clients serve the mailbox by message only */
+        o->shm = g_malloc0(TT_MBOX_SIZE);
+        o->shm_fd = -1;
+    }
+    o->data = o->shm + TT_MBOX_DATA;
     qemu_rec_mutex_init(&o->ctx_lock);
     qemu_mutex_init(&o->mbox_lock);
     qemu_cond_init(&o->mbox_cond);
@@ -570,7 +604,11 @@ static void tt_vfu_finalize(Object *obj)
     }
     g_free(o->socket);
     g_free(o->device);
-    g_free(o->data);
+    if (o->shm_fd >= 0) {
+        qemu_memfd_free(o->shm, TT_MBOX_SIZE, o->shm_fd);
+    } else {
+        g_free(o->shm);
+    }
 }
 
 static void tt_vfu_class_init(ObjectClass *klass, const void *data)

@@ -10,7 +10,9 @@
  *    report ttsim's fixed bases and paddrs are decoded back to regions;
  *  - device-to-host DMA through the server's "host DMA mailbox" region,
  *    polled here so that the host's callbacks run on the thread that is
- *    inside a libttsim call, as ttsim guarantees (libttsim-abi.md 4);
+ *    inside a libttsim call, as ttsim guarantees (libttsim-abi.md 4); the
+ *    region is mapped when the server shares its file, so that a poll is
+ *    a memory read rather than a socket round trip;
  *  - tile_rd/wr_bytes through a BAR0 TLB window (ttsim aborts on BH).
  *
  * Environment:
@@ -39,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "emu-launch.h"
@@ -109,6 +112,7 @@ typedef struct TTSim {
     libttsim_dma_wr_fn dma_wr;
     int mbox_region;            /* -1: the server has no mailbox */
     bool mbox_on;
+    uint8_t *mbox_map;          /* the region mapped, or NULL: by message */
     uint8_t mbox_buf[MBOX_DATA_SIZE];
 
     uint32_t cfg_size;          /* config space region size */
@@ -221,14 +225,46 @@ static void tts_mbox_wr32(uint64_t off, uint32_t v)
     tts_mbox_rw(true, off, &v, sizeof(v));
 }
 
-/* Serve one pending request: move the data, then say DONE */
+/*
+ * A mailbox register: from the mapping when the server shared the region
+ * (no round trip; STATUS with acquire order, since the server publishes it
+ * last), else by message.
+ */
+static uint32_t tts_mbox_reg(uint64_t off)
+{
+    uint32_t v;
+
+    if (!tts.mbox_map) {
+        return tts_mbox_rd32(off);
+    }
+    if (off == MBOX_STATUS) {
+        return __atomic_load_n((uint32_t *)(tts.mbox_map + off),
+                               __ATOMIC_ACQUIRE);
+    }
+    memcpy(&v, tts.mbox_map + off, sizeof(v));
+    return v;
+}
+
+/* DATA: moved through the mapping when there is one */
+static void tts_mbox_data(bool write, uint32_t len)
+{
+    if (!tts.mbox_map) {
+        tts_mbox_rw(write, MBOX_DATA, tts.mbox_buf, len);
+    } else if (write) {
+        memcpy(tts.mbox_map + MBOX_DATA, tts.mbox_buf, len);
+    } else {
+        memcpy(tts.mbox_buf, tts.mbox_map + MBOX_DATA, len);
+    }
+}
+
+/* Serve one pending request: move the data, then say DONE (by message) */
 static void tts_dma_serve_one(void)
 {
-    uint32_t dir = tts_mbox_rd32(MBOX_DIR);
-    uint32_t len = tts_mbox_rd32(MBOX_LEN);
-    uint64_t addr;
+    uint32_t dir = tts_mbox_reg(MBOX_DIR);
+    uint32_t len = tts_mbox_reg(MBOX_LEN);
+    uint64_t addr = tts_mbox_reg(MBOX_ADDR) |
+                    (uint64_t)tts_mbox_reg(MBOX_ADDR + 4) << 32;
 
-    tts_mbox_rw(false, MBOX_ADDR, &addr, sizeof(addr));
     if (len > MBOX_DATA_SIZE ||
         (dir != MBOX_DIR_TO_DEVICE && dir != MBOX_DIR_TO_HOST)) {
         fprintf(stderr, "libttsim: bad host DMA request from the emulator: "
@@ -238,9 +274,9 @@ static void tts_dma_serve_one(void)
     }
     if (len > 0 && dir == MBOX_DIR_TO_DEVICE) {
         tts.dma_rd(addr, tts.mbox_buf, len);
-        tts_mbox_rw(true, MBOX_DATA, tts.mbox_buf, len);
+        tts_mbox_data(true, len);
     } else if (len > 0) {
-        tts_mbox_rw(false, MBOX_DATA, tts.mbox_buf, len);
+        tts_mbox_data(false, len);
         tts.dma_wr(addr, tts.mbox_buf, len);
     }
     tts_mbox_wr32(MBOX_DONE, 1);
@@ -250,14 +286,15 @@ static void tts_dma_serve_one(void)
  * Called at the end of every BAR access and in every clock: the only
  * moments the host's callbacks may run (on the caller's thread).  Once per
  * access is enough (a request posted between two calls is served at the
- * end of the next one) and each check is a socket round trip.
+ * end of the next one).  With the region mapped a check is a memory read,
+ * else a socket round trip.
  */
 static void tts_dma_serve(void)
 {
     if (!tts.mbox_on) {
         return;
     }
-    while (tts_mbox_rd32(MBOX_STATUS) != 0) {
+    while (tts_mbox_reg(MBOX_STATUS) != 0) {
         tts_dma_serve_one();
     }
 }
@@ -295,6 +332,25 @@ static int tts_find_mailbox(void)
         }
     }
     return -1;
+}
+
+/* Map the mailbox if the server shares it whole; else stay with messages */
+static void tts_mbox_map(void)
+{
+    const VfuRegionInfo *r = vfu_client_region(&tts.vfu, tts.mbox_region);
+    void *p;
+
+    if (!r || !r->mappable || r->map_start != 0 || r->map_size != MBOX_SIZE) {
+        return;
+    }
+    p = mmap(NULL, MBOX_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, r->map_fd,
+             r->map_offset);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "libttsim: warning: cannot map the host DMA mailbox "
+                "(%s); serving it by message\n", strerror(errno));
+        return;
+    }
+    tts.mbox_map = p;
 }
 
 /* Route device-to-host traffic to us iff the host gave us callbacks */
@@ -615,6 +671,9 @@ static void tts_attach(void)
     }
     tts.cfg_size = cfg->size > 4096 ? 4096 : cfg->size;
     tts.mbox_region = tts_find_mailbox();
+    if (tts.mbox_region >= 0) {
+        tts_mbox_map();
+    }
     tts_mbox_update();
 }
 
@@ -646,6 +705,10 @@ TTS_EXPORT void libttsim_exit(void)
             (void)vfu_client_write32(&tts.vfu, tts.mbox_region, MBOX_CTRL,
                                      0);
             tts.mbox_on = false;
+        }
+        if (tts.mbox_map) {
+            munmap(tts.mbox_map, MBOX_SIZE);
+            tts.mbox_map = NULL;
         }
         vfu_client_close(&tts.vfu);
         if (tts.spawned) {

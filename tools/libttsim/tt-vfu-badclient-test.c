@@ -95,6 +95,8 @@ typedef struct DmaUnmap {
 /* Region 8: the host DMA mailbox (hw/tenstorrent/vfio-user.c) */
 #define MBOX_CTRL           0x00
 #define MBOX_STATUS         0x04
+#define MBOX_DATA           0x1000
+#define MBOX_SIZE           0x11000
 
 #define ARRAY_LEN(a)        (sizeof(a) / sizeof((a)[0]))
 
@@ -424,6 +426,50 @@ static bool write_pattern(void)
          vfu_client_write(&c, VFU_REGION_BAR0, WIN_BASE + off, t.pattern,
                           sizeof(t.pattern)) == 0 &&
          pattern_intact(&c, sizeof(t.pattern));
+    vfu_client_close(&c);
+    return ok;
+}
+
+/*
+ * The mailbox region is offered for mmap (one area: all of it, with the
+ * memfd): bytes stored through the mapping are what a REGION_READ returns
+ * and a REGION_WRITE shows in the mapping.  STATUS reads 0 (no request).
+ */
+static bool mailbox_shared(void)
+{
+    VfuClient c;
+    const VfuRegionInfo *r;
+    uint8_t a[16], b[16], got[16];
+    uint8_t *m = MAP_FAILED;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    r = vfu_client_region(&c, VFU_REGION_VGA);
+    ok = r && r->mappable && r->map_start == 0 && r->map_size == MBOX_SIZE;
+    printf("# region 8: %s, area [0x%llx, +0x%llx)\n",
+           r && r->mappable ? "mappable" : "not mappable",
+           r ? (unsigned long long)r->map_start : 0ull,
+           r ? (unsigned long long)r->map_size : 0ull);
+    if (ok) {
+        m = mmap(NULL, MBOX_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+                 r->map_fd, r->map_offset);
+        ok = m != MAP_FAILED;
+    }
+    if (ok) {
+        tt_fill(a, sizeof(a), 0x5a5a01);
+        tt_fill(b, sizeof(b), 0x5a5a02);
+        memcpy(m + MBOX_DATA, a, sizeof(a));
+        ok = vfu_client_read(&c, VFU_REGION_VGA, MBOX_DATA, got,
+                             sizeof(got)) == 0 && !memcmp(got, a, sizeof(a)) &&
+             vfu_client_write(&c, VFU_REGION_VGA, MBOX_DATA + 16, b,
+                              sizeof(b)) == 0 &&
+             !memcmp(m + MBOX_DATA + 16, b, sizeof(b)) &&
+             __atomic_load_n((uint32_t *)(m + MBOX_STATUS),
+                             __ATOMIC_ACQUIRE) == 0;
+        munmap(m, MBOX_SIZE);
+    }
     vfu_client_close(&c);
     return ok;
 }
@@ -1363,6 +1409,9 @@ int main(int argc, char **argv)
     }
     tt_ok(write_pattern(), "a normal client wrote a %d-byte pattern into "
           "L1 through TLB window %d", PATTERN_LEN, WINDOW);
+    tt_ok(mailbox_shared(), "the host DMA mailbox region is shared: one "
+          "mmap area with its file; data stored there reads back by "
+          "message and the other way round");
     fds0 = attached_fds();
     if (!run_cases(cases, ARRAY_LEN(cases))) {
         goto out;

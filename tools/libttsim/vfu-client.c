@@ -128,6 +128,7 @@ void vfu_client_init(VfuClient *c)
 {
     memset(c, 0, sizeof(*c));
     c->fd = -1;
+    c->rx_fd = -1;
     c->max_xfer = VFU_CLIENT_MAX_XFER;
 }
 
@@ -170,12 +171,21 @@ void vfu_client_close(VfuClient *c)
         close(c->fd);
         c->fd = -1;
     }
+    for (int i = 0; i < VFU_MAX_REGIONS; i++) {
+        if (c->region[i].mappable) {
+            close(c->region[i].map_fd);
+            c->region[i].mappable = false;
+        }
+    }
 }
 
 /* ---------------------------------------------------------- transport -- */
 
-/* Close descriptors the server attached: we never map anything it offers */
-static void vfu_drop_fds(struct msghdr *mh)
+/*
+ * Descriptors the server attached: the first one is kept in rx_fd when a
+ * GET_REGION_INFO reply is expected (its mmap area), the rest are closed.
+ */
+static void vfu_take_fds(VfuClient *c, struct msghdr *mh)
 {
     struct cmsghdr *cm;
 
@@ -187,7 +197,11 @@ static void vfu_drop_fds(struct msghdr *mh)
             n = n < VFU_MAX_FDS ? n : VFU_MAX_FDS;
             memcpy(fds, CMSG_DATA(cm), n * sizeof(int));
             for (size_t i = 0; i < n; i++) {
-                close(fds[i]);
+                if (c->keep_fd && c->rx_fd < 0) {
+                    c->rx_fd = fds[i];
+                } else {
+                    close(fds[i]);
+                }
             }
         }
     }
@@ -244,7 +258,7 @@ static int vfu_recv_iov(VfuClient *c, struct iovec *iov, int cnt)
         if (n == 0) {
             return -ECONNRESET;
         }
-        vfu_drop_fds(&mh);
+        vfu_take_fds(c, &mh);
         vfu_iov_skip(&iov, &cnt, n);
     }
     return 0;
@@ -506,37 +520,108 @@ static int vfu_device_info(VfuClient *c)
     return 0;
 }
 
+/* linux/vfio.h: VFIO_REGION_INFO_FLAG_CAPS, VFIO_REGION_INFO_CAP_SPARSE_MMAP */
+#define VFU_REGION_FLAG_CAPS    (1u << 3)
+#define VFU_CAP_SPARSE_MMAP     1
+#define VFU_CAPS_ROOM           256
+
+static uint32_t vfu_le32(const uint8_t *p)
+{
+    uint32_t v;
+
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static uint64_t vfu_le64(const uint8_t *p)
+{
+    uint64_t v;
+
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
 /*
- * argsz = 32 asks for the bare region info: no capability chain, and so no
- * mmap descriptors either (we access every region with messages).
+ * The first area of a sparse-mmap capability in a GET_REGION_INFO reply of
+ * @len bytes (capability offsets count from the start of the reply).
+ * Returns false if there is none.
+ */
+static bool vfu_sparse_area(const uint8_t *rep, size_t len, uint64_t *start,
+                            uint64_t *size)
+{
+    uint32_t off = ((const VfuRegionInfoMsg *)rep)->cap_offset;
+
+    for (int hops = 0; hops < 8 && off >= sizeof(VfuRegionInfoMsg) &&
+         off + 8 <= len; hops++) {
+        uint16_t id = rep[off] | rep[off + 1] << 8;
+
+        if (id == VFU_CAP_SPARSE_MMAP && off + 32 <= len &&
+            vfu_le32(rep + off + 8) >= 1) {
+            *start = vfu_le64(rep + off + 16);
+            *size = vfu_le64(rep + off + 24);
+            return true;
+        }
+        off = vfu_le32(rep + off + 4);
+    }
+    return false;
+}
+
+/*
+ * argsz leaves room for a capability chain: a server that backs a region
+ * with a file sends its sparse-mmap areas and the descriptor.  Only the
+ * first area is recorded; BARs come without (every access is a message).
  */
 static int vfu_region_info(VfuClient *c, uint32_t index)
 {
-    VfuRegionInfoMsg in = { .argsz = sizeof(in), .index = index };
-    VfuRegionInfoMsg out = { 0 };
+    VfuRegionInfoMsg in = {
+        .argsz = sizeof(in) + VFU_CAPS_ROOM, .index = index,
+    };
+    union {
+        VfuRegionInfoMsg info;
+        uint8_t bytes[sizeof(VfuRegionInfoMsg) + VFU_CAPS_ROOM];
+    } out = { 0 };
     struct iovec req = { &in, sizeof(in) }, rep = { &out, sizeof(out) };
+    VfuRegionInfo *r = &c->region[index];
+    uint64_t start, size;
     size_t len;
     int ret;
 
+    c->keep_fd = true;
     ret = vfu_transact(c, VFU_CMD_DEVICE_GET_REGION_INFO, &req, 1, &rep, 1,
                        &len);
+    c->keep_fd = false;
+    if (ret == 0 && (len < sizeof(out.info) || out.info.index != index)) {
+        fprintf(stderr, "libttsim: bad GET_REGION_INFO reply for region "
+                "%u\n", index);
+        ret = -EPROTO;
+    }
+    if (ret == 0 && c->rx_fd >= 0 && (out.info.flags & VFU_REGION_FLAG_CAPS)
+        && vfu_sparse_area(out.bytes, len, &start, &size) &&
+        size <= out.info.size && start <= out.info.size - size) {
+        r->mappable = true;
+        r->map_fd = c->rx_fd;
+        r->map_start = start;
+        r->map_size = size;
+        r->map_offset = out.info.offset + start;
+        c->rx_fd = -1;
+    }
+    if (c->rx_fd >= 0) {
+        close(c->rx_fd);
+        c->rx_fd = -1;
+    }
     if (ret == -EREMOTEIO) {
         return 0;               /* the server has no such region */
     }
     if (ret < 0) {
         return ret;
     }
-    if (len < sizeof(out) || out.index != index) {
-        fprintf(stderr, "libttsim: bad GET_REGION_INFO reply for region "
-                "%u\n", index);
-        return -EPROTO;
-    }
-    c->region[index].present = true;
-    c->region[index].flags = out.flags;
-    c->region[index].size = out.size;
+    r->present = true;
+    r->flags = out.info.flags;
+    r->size = out.info.size;
     if (c->debug) {
-        fprintf(stderr, "libttsim: region %u: size 0x%llx flags 0x%x\n",
-                index, (unsigned long long)out.size, out.flags);
+        fprintf(stderr, "libttsim: region %u: size 0x%llx flags 0x%x%s\n",
+                index, (unsigned long long)out.info.size, out.info.flags,
+                r->mappable ? " (mappable)" : "");
     }
     return 0;
 }

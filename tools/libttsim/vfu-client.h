@@ -41,6 +41,15 @@ typedef struct VfuRegionInfo {
     bool present;               /* the server answered GET_REGION_INFO */
     uint32_t flags;             /* VFU_REGION_FLAG_* */
     uint64_t size;
+    /*
+     * The first area of the region's sparse-mmap capability, when the
+     * server sent one with a file descriptor: bytes [map_start, map_start +
+     * map_size) of the region are at file offset map_offset of map_fd.
+     * The client owns map_fd (closed by vfu_client_close).
+     */
+    bool mappable;
+    int map_fd;
+    uint64_t map_start, map_size, map_offset;
 } VfuRegionInfo;
 
 typedef struct VfuClient {
@@ -52,6 +61,8 @@ typedef struct VfuClient {
     uint32_t num_regions;
     VfuRegionInfo region[VFU_MAX_REGIONS];
     bool debug;                 /* TT_EMU_DEBUG: trace every message */
+    bool keep_fd;               /* keep the next descriptor received */
+    int rx_fd;                  /* the one kept, or -1 */
 } VfuClient;
 
 void vfu_client_init(VfuClient *c);
@@ -63,8 +74,8 @@ void vfu_client_init(VfuClient *c);
 int vfu_client_connect(VfuClient *c, const char *path);
 
 /*
- * VERSION, DEVICE_GET_INFO, then GET_REGION_INFO for the regions libttsim
- * uses.  Returns 0 or a negative errno; prints why on failure.
+ * VERSION, DEVICE_GET_INFO, then GET_REGION_INFO (with capabilities, so
+ * that a server may offer a mapping) for the regions libttsim uses.  Returns 0 or a negative errno; prints why on failure.
  */
 int vfu_client_handshake(VfuClient *c);
 

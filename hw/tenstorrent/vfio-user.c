@@ -32,14 +32,18 @@
  * request and moves its data without a socket round trip.  CTRL and DONE
  * must still be written by message; the server never reads the mirror.
  *
- * The socket is served from the main loop; a client that disconnects or
- * breaks the protocol is logged and the next one may attach, the chip
- * keeping its state.
+ * The socket is served by a thread of its own ("tt-vfio-user"), so that a
+ * client that stalls in the middle of a message (libvfio-user reads and
+ * writes it with blocking calls) holds up only that thread, not QEMU's
+ * main loop; BAR accesses take the BQL like any device access.  A client
+ * that disconnects or breaks the protocol is logged and the next one may
+ * attach, the chip keeping its state.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
+#include <poll.h>
 #include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
@@ -72,8 +76,12 @@ struct TTVfioUser {
     char *device;
     TTPcie *pcie;
     vfu_ctx_t *ctx;
-    int poll_fd;
+    int poll_fd;                /* listener or client socket (server thread) */
     bool connected;
+    QemuThread thread;
+    bool thread_started;
+    int wake[2];                /* a byte in wake[1] stops the thread */
+    QemuSemaphore thread_done;
     Notifier machine_done;
     QemuRecMutex ctx_lock;      /* libvfio-user is not thread-safe */
 
@@ -120,6 +128,9 @@ static bool tt_vfu_dma_direct(TTVfioUser *o, uint64_t addr, void *buf,
     struct iovec iov;
     bool ok = false;
 
+    if (!qatomic_read(&o->connected)) {
+        return false;           /* and no waiting for a client mid-attach */
+    }
     QEMU_LOCK_GUARD(&o->ctx_lock);
     if (!o->connected ||
         vfu_addr_to_sgl(o->ctx, (vfu_dma_addr_t)(uintptr_t)addr, len, sg, 1,
@@ -150,21 +161,14 @@ static void tt_vfu_mbox_mirror(TTVfioUser *o, uint32_t status)
     qatomic_store_release(&w[MBOX_STATUS / 4], cpu_to_le32(status));
 }
 
-/*
- * Post one piece to the mailbox and wait until the client served it.  The
- * caller may be a core's thread: if it holds the BQL (single-threaded TCG)
- * it lets go of it, since the client is served from the main loop.
- */
+/* Post one piece to the mailbox and wait until the client served it */
 static bool tt_vfu_mbox_piece(TTVfioUser *o, uint64_t addr, uint8_t *buf,
                               uint32_t len, bool write)
 {
-    bool bql = bql_locked(), ok;
+    bool ok;
     int64_t deadline = qemu_clock_get_ms(QEMU_CLOCK_REALTIME) +
                        TT_MBOX_TIMEOUT_MS;
 
-    if (bql) {
-        bql_unlock();
-    }
     qemu_mutex_lock(&o->mbox_lock);
     o->dir = write;
     o->len = len;
@@ -187,9 +191,6 @@ static bool tt_vfu_mbox_piece(TTVfioUser *o, uint64_t addr, uint8_t *buf,
     o->pending = false;
     tt_vfu_mbox_mirror(o, 0);
     qemu_mutex_unlock(&o->mbox_lock);
-    if (bql) {
-        bql_lock();
-    }
     if (!ok) {
         qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: the client did not "
                       "serve a %u-byte DMA %s at 0x%" PRIx64 "\n", len,
@@ -198,13 +199,10 @@ static bool tt_vfu_mbox_piece(TTVfioUser *o, uint64_t addr, uint8_t *buf,
     return ok;
 }
 
-static MemTxResult tt_vfu_dma(void *opaque, uint64_t addr, void *buf,
-                              uint64_t len, bool write)
+static MemTxResult tt_vfu_dma_unlocked(TTVfioUser *o, uint64_t addr,
+                                       uint8_t *p, uint64_t len, bool write)
 {
-    TTVfioUser *o = opaque;
-    uint8_t *p = buf;
-
-    if (tt_vfu_dma_direct(o, addr, buf, len, write)) {
+    if (tt_vfu_dma_direct(o, addr, p, len, write)) {
         return MEMTX_OK;
     }
     if (!qatomic_read(&o->mbox_on)) {
@@ -213,7 +211,7 @@ static MemTxResult tt_vfu_dma(void *opaque, uint64_t addr, void *buf,
                       "there\n", addr, len);
         return MEMTX_DECODE_ERROR;
     }
-    if (qemu_in_main_thread()) {
+    if (qemu_thread_is_self(&o->thread)) {
         /* a host access looped back to host memory: no one can serve it */
         qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: host memory at 0x%"
                       PRIx64 " reached from a host access; dropped\n", addr);
@@ -229,7 +227,31 @@ static MemTxResult tt_vfu_dma(void *opaque, uint64_t addr, void *buf,
     return MEMTX_OK;
 }
 
-/* Region 8: the mailbox, as the client sees it (main loop) */
+/*
+ * Device-to-host traffic, from a core's thread, the eDMA worker or (a host
+ * access that loops back) the server thread.  A core's thread that holds
+ * the BQL (single-threaded TCG) lets go of it: the server thread takes the
+ * BQL for BAR accesses while it holds ctx_lock, and a mailbox request
+ * waits for the client's next access.
+ */
+static MemTxResult tt_vfu_dma(void *opaque, uint64_t addr, void *buf,
+                              uint64_t len, bool write)
+{
+    TTVfioUser *o = opaque;
+    bool bql = !qemu_thread_is_self(&o->thread) && bql_locked();
+    MemTxResult r;
+
+    if (bql) {
+        bql_unlock();
+    }
+    r = tt_vfu_dma_unlocked(o, addr, buf, len, write);
+    if (bql) {
+        bql_lock();
+    }
+    return r;
+}
+
+/* Region 8: the mailbox, as the client sees it (server thread) */
 static ssize_t tt_vfu_mbox_access(vfu_ctx_t *ctx, char *buf, size_t count,
                                   loff_t off, bool is_write)
 {
@@ -287,6 +309,7 @@ static ssize_t tt_vfu_bar(vfu_ctx_t *ctx, int bar, char *buf, size_t count,
     TTVfioUser *o = vfu_get_private(ctx);
 
     trace_tt_vfu_bar(bar, off, count, is_write);
+    BQL_LOCK_GUARD();
     tt_pcie_bar_rw(o->pcie, bar, off, buf, count, is_write);
     return count;
 }
@@ -397,23 +420,14 @@ static bool tt_vfu_setup_pci(TTVfioUser *o, Error **errp)
 
 /* ---------------------------------------------------- the socket loop -- */
 
-static void tt_vfu_attach(void *opaque);
-
-static void tt_vfu_listen(TTVfioUser *o)
-{
-    o->poll_fd = vfu_get_poll_fd(o->ctx);
-    qemu_set_fd_handler(o->poll_fd, tt_vfu_attach, NULL, o);
-}
-
 /*
  * libvfio-user closes the socket of a client it loses, but vfu_run_ctx()
  * does not always fail then: if the client hangs up before the error
  * reply to a request it refused, it returns 0.  The poll fd turning back
  * into the listening socket is what tells that the client is gone.
  */
-static void tt_vfu_run(void *opaque)
+static void tt_vfu_run(TTVfioUser *o)
 {
-    TTVfioUser *o = opaque;
     bool gone = false;
     int r, err = 0;
 
@@ -432,26 +446,27 @@ static void tt_vfu_run(void *opaque)
     if (gone) {
         warn_report("tt-vfio-user: client on %s gone; the chip keeps its "
                     "state for the next one", o->socket);
-        qemu_set_fd_handler(o->poll_fd, NULL, NULL, NULL);
         qemu_mutex_lock(&o->mbox_lock);
         o->mbox_on = false;
         qemu_cond_broadcast(&o->mbox_cond);
         qemu_mutex_unlock(&o->mbox_lock);
         WITH_QEMU_LOCK_GUARD(&o->ctx_lock) {
-            o->connected = false;
+            qatomic_set(&o->connected, false);
+            o->poll_fd = vfu_get_poll_fd(o->ctx);
         }
-        tt_vfu_listen(o);
     }
 }
 
-static void tt_vfu_attach(void *opaque)
+static void tt_vfu_attach(TTVfioUser *o)
 {
-    TTVfioUser *o = opaque;
     int r;
 
     WITH_QEMU_LOCK_GUARD(&o->ctx_lock) {
         r = vfu_attach_ctx(o->ctx);
-        o->connected = r == 0;
+        if (r == 0) {
+            o->poll_fd = vfu_get_poll_fd(o->ctx);
+            qatomic_set(&o->connected, true);
+        }
     }
     if (r < 0) {
         if (errno != EAGAIN && errno != EWOULDBLOCK) {
@@ -461,9 +476,70 @@ static void tt_vfu_attach(void *opaque)
         return;
     }
     trace_tt_vfu_attached(o->socket);
-    qemu_set_fd_handler(o->poll_fd, NULL, NULL, NULL);
-    o->poll_fd = vfu_get_poll_fd(o->ctx);
-    qemu_set_fd_handler(o->poll_fd, tt_vfu_run, NULL, o);
+}
+
+/* The server thread: wait for the socket, attach or serve, until told */
+static void *tt_vfu_thread(void *opaque)
+{
+    TTVfioUser *o = opaque;
+
+    for (;;) {
+        struct pollfd p[2] = {
+            { .fd = o->poll_fd, .events = POLLIN },
+            { .fd = o->wake[0], .events = POLLIN },
+        };
+
+        if (poll(p, 2, -1) < 0 && errno != EINTR) {
+            error_report("tt-vfio-user: poll: %s; no longer serving %s",
+                         strerror(errno), o->socket);
+            break;
+        }
+        if (p[1].revents) {
+            break;
+        }
+        if (!p[0].revents) {
+            continue;
+        }
+        if (o->connected) {
+            tt_vfu_run(o);
+        } else {
+            tt_vfu_attach(o);
+        }
+    }
+    qemu_sem_post(&o->thread_done);
+    return NULL;
+}
+
+/*
+ * Stop the server thread.  It may be blocked on a stalled client or on
+ * the BQL (our caller holds it): give up the BQL while waiting, and leave
+ * a thread that does not finish within a second (then the context is not
+ * destroyed under it).
+ */
+static bool tt_vfu_stop(TTVfioUser *o)
+{
+    bool bql = bql_locked(), done;
+
+    if (!o->thread_started) {
+        return true;
+    }
+    if (write(o->wake[1], "", 1) != 1) {
+        return false;
+    }
+    if (bql) {
+        bql_unlock();
+    }
+    done = qemu_sem_timedwait(&o->thread_done, 1000) == 0;
+    if (bql) {
+        bql_lock();
+    }
+    if (done) {
+        qemu_thread_join(&o->thread);
+    } else {
+        warn_report("tt-vfio-user: the client on %s does not let go; not "
+                    "waiting for it", o->socket);
+    }
+    return done;
 }
 
 static TTPcie *tt_vfu_find_pcie(TTVfioUser *o, Error **errp)
@@ -514,8 +590,15 @@ static void tt_vfu_start(TTVfioUser *o, Error **errp)
         error_setg_errno(errp, errno, "tt-vfio-user: chmod %s", o->socket);
         return;
     }
+    if (!g_unix_open_pipe(o->wake, FD_CLOEXEC, NULL)) {
+        error_setg_errno(errp, errno, "tt-vfio-user: pipe");
+        return;
+    }
+    o->poll_fd = vfu_get_poll_fd(o->ctx);
+    qemu_thread_create(&o->thread, "tt-vfio-user", tt_vfu_thread, o,
+                       QEMU_THREAD_JOINABLE);
+    o->thread_started = true;
     tt_pcie_set_dma(o->pcie, tt_vfu_dma, o);
-    tt_vfu_listen(o);
 }
 
 static void tt_vfu_machine_done(Notifier *n, void *data)
@@ -573,6 +656,8 @@ static void tt_vfu_init(Object *obj)
     TTVfioUser *o = TT_VFIO_USER(obj);
 
     o->poll_fd = -1;
+    o->wake[0] = o->wake[1] = -1;
+    qemu_sem_init(&o->thread_done, 0);
     o->shm = qemu_memfd_alloc("tt-vfio-user-mailbox", TT_MBOX_SIZE, 0,
                               &o->shm_fd, NULL);
     if (!o->shm) {
@@ -593,15 +678,25 @@ static void tt_vfu_finalize(Object *obj)
     if (o->pcie) {
         tt_pcie_set_dma(o->pcie, NULL, NULL);
     }
-    if (o->poll_fd >= 0) {
-        qemu_set_fd_handler(o->poll_fd, NULL, NULL, NULL);
+    qemu_mutex_lock(&o->mbox_lock);
+    o->mbox_on = false;                 /* release cores waiting on it */
+    qemu_cond_broadcast(&o->mbox_cond);
+    qemu_mutex_unlock(&o->mbox_lock);
+    if (o->socket) {
+        unlink(o->socket);
+    }
+    if (!tt_vfu_stop(o)) {
+        return;     /* the thread still uses the rest: leave it (exiting) */
     }
     if (o->ctx) {
         vfu_destroy_ctx(o->ctx);
     }
-    if (o->socket) {
-        unlink(o->socket);
+    for (int i = 0; i < 2; i++) {
+        if (o->wake[i] >= 0) {
+            close(o->wake[i]);
+        }
     }
+    qemu_sem_destroy(&o->thread_done);
     g_free(o->socket);
     g_free(o->device);
     if (o->shm_fd >= 0) {

@@ -1335,6 +1335,71 @@ static void on_alarm(int sig)
 {
 }
 
+/*
+ * Host-side bad input: QEMU given "-object @obj" must exit with an error
+ * that says @why (and not start serving).
+ */
+static bool option_refused(const char *bin, const char *obj, const char *why)
+{
+    char out[4096];
+    size_t len = 0;
+    ssize_t n;
+    int pfd[2], status = 0;
+    pid_t pid;
+
+    if (pipe(pfd) < 0) {
+        return false;
+    }
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        dup2(pfd[1], STDOUT_FILENO);
+        dup2(pfd[1], STDERR_FILENO);
+        close(pfd[0]);
+        execlp(bin, bin, "-M", "blackhole,board=p100a", "-display", "none",
+               "-monitor", "none", "-serial", "none", "-object", obj,
+               (char *)NULL);
+        _exit(127);
+    }
+    close(pfd[1]);
+    alarm(30);                  /* a QEMU that accepted it would not exit */
+    while (len < sizeof(out) - 1 &&
+           (n = read(pfd[0], out + len, sizeof(out) - 1 - len)) > 0) {
+        len += n;
+    }
+    alarm(0);
+    close(pfd[0]);
+    out[len] = '\0';
+    kill(pid, SIGKILL);         /* harmless if it has exited */
+    waitpid(pid, &status, 0);
+    out[strcspn(out, "\n")] = '\0';
+    printf("# -object %s: %s\n", obj, out);
+    return WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+           strstr(out, why) != NULL;
+}
+
+static void option_checks(const char *bin)
+{
+    char obj[192];
+
+    tt_ok(option_refused(bin, "tt-vfio-user,id=v", "'socket'"),
+          "tt-vfio-user without socket=: refused with a clear error");
+    snprintf(obj, sizeof(obj), "tt-vfio-user,id=v,socket=%s", t.sock);
+    tt_ok(option_refused(bin, obj, "already exists"),
+          "tt-vfio-user on an existing socket path: refused");
+    tt_ok(access(t.sock, F_OK) == 0, "the refused QEMU left the serving "
+          "one's socket alone");
+    snprintf(obj, sizeof(obj), "tt-vfio-user,id=v,socket=%s.2,"
+             "poll-us=2000000", t.sock);
+    tt_ok(option_refused(bin, obj, "more than a second"),
+          "tt-vfio-user with poll-us=2000000: refused");
+    snprintf(obj, sizeof(obj), "tt-vfio-user,id=v,socket=%s.2,"
+             "poll-us=-1", t.sock);
+    tt_ok(option_refused(bin, obj, "poll-us"),
+          "tt-vfio-user with poll-us=-1: refused");
+}
+
 /* A client left hanging after half a REGION_WRITE: its socket, or -1 */
 static int stalled_client(void)
 {
@@ -1426,6 +1491,7 @@ int main(int argc, char **argv)
         cleanup();
         return tt_done();
     }
+    option_checks(bin ? bin : "qemu-system-riscv32");
     tt_ok(write_pattern(), "a normal client wrote a %d-byte pattern into "
           "L1 through TLB window %d", PATTERN_LEN, WINDOW);
     tt_ok(mailbox_shared(), "the host DMA mailbox region is shared: one "

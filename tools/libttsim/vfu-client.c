@@ -19,6 +19,7 @@
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "vfu-client.h"
@@ -231,6 +232,35 @@ static size_t vfu_iov_len(const struct iovec *iov, int cnt)
     return n;
 }
 
+static int64_t vfu_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * recvmsg(), polling without sleeping for up to poll_ns first: a reply
+ * usually comes within microseconds, and a sleep and wake-up cost more
+ * than that on a small host.
+ */
+static ssize_t vfu_recvmsg(VfuClient *c, struct msghdr *mh)
+{
+    int64_t end = vfu_now_ns() + c->poll_ns;
+
+    if (c->poll_ns > 0) {
+        do {
+            ssize_t n = recvmsg(c->fd, mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+
+            if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+                return n;
+            }
+        } while (vfu_now_ns() < end);
+    }
+    return recvmsg(c->fd, mh, MSG_CMSG_CLOEXEC);
+}
+
 /*
  * Receive exactly the bytes @iov describes.  Uses recvmsg() with room for
  * ancillary data so that descriptors a server sends are closed, not leaked.
@@ -244,7 +274,7 @@ static int vfu_recv_iov(VfuClient *c, struct iovec *iov, int cnt)
             .msg_iov = iov, .msg_iovlen = cnt,
             .msg_control = cbuf, .msg_controllen = sizeof(cbuf),
         };
-        ssize_t n = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC);
+        ssize_t n = vfu_recvmsg(c, &mh);
 
         if (n < 0 && errno == EINTR) {
             continue;

@@ -61,6 +61,7 @@ typedef struct VfuClient {
     uint32_t num_regions;
     VfuRegionInfo region[VFU_MAX_REGIONS];
     bool debug;                 /* TT_EMU_DEBUG: trace every message */
+    int64_t poll_ns;            /* poll this long for a reply, then sleep */
     bool keep_fd;               /* keep the next descriptor received */
     int rx_fd;                  /* the one kept, or -1 */
 } VfuClient;

@@ -77,6 +77,14 @@ grep '^# tt-kmd part skipped' "$log/guest.log" | sed 's/^# /guest: /'
     > "$log/libttsim.log" 2>&1
 count "$log/libttsim.log" libttsim $?
 
+# libttsim.so against a second server, tools/libttsim/tt-mock-server, built
+# on QEMU's own libvfio-user: the mailbox served by messages (no shared
+# memory), DMA pieces, the library starting and losing its "emulator"
+make -s -C "$src/tools/libttsim" O="$B/libttsim" \
+    LVU="$Q/subprojects/libvfio-user" LVU_SRC="$B/src/subprojects/libvfio-user" \
+    check-mock > "$log/libttsim-mock.log" 2>&1
+count "$log/libttsim-mock.log" libttsim-mock $?
+
 # Bad vfio-user clients (malformed messages, clients dying mid-message or
 # mid-DMA): QEMU logs them, survives and keeps the chip's state
 timeout 120 "$B/libttsim/tt-vfu-badclient-test" "$Q/qemu-system-riscv32" \

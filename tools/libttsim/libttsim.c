@@ -264,8 +264,13 @@ static void tts_dma_serve_one(void)
 {
     uint32_t dir = tts_mbox_reg(MBOX_DIR);
     uint32_t len = tts_mbox_reg(MBOX_LEN);
-    uint64_t addr = tts_mbox_reg(MBOX_ADDR) |
-                    (uint64_t)tts_mbox_reg(MBOX_ADDR + 4) << 32;
+    uint64_t addr;
+
+    if (tts.mbox_map) {
+        memcpy(&addr, tts.mbox_map + MBOX_ADDR, sizeof(addr));
+    } else {
+        tts_mbox_rw(false, MBOX_ADDR, &addr, sizeof(addr));   /* 8 bytes */
+    }
 
     if (len > MBOX_DATA_SIZE ||
         (dir != MBOX_DIR_TO_DEVICE && dir != MBOX_DIR_TO_HOST)) {

@@ -14,26 +14,11 @@
  * for interrupts.
  */
 #include "tt.h"
+#include "count-loop.h"
 
 #define LDM_MARK        (LDM_BASE + 0x100)
 #define COUNTER(role)   (0x60000u + 0x10u * (role))
 #define LOOP_ADDR(role) (0x60100u + 0x4u * (role))
-
-void count_loop(uint32_t *counter);
-
-__asm__(
-    "   .text\n"
-    "   .globl count_loop\n"
-    "   .balign 16\n"
-    "count_loop:\n"
-    "   mv a1, a0\n"
-    "   li a0, 0\n"
-    "count_loop_body:\n"
-    "   addi a0, a0, 1\n"
-    "   sw a0, 0(a1)\n"
-    "   j count_loop_body\n");
-
-extern char count_loop_body[];
 
 #define EBREAK_ADDR     0x60120u
 #define AFTER_EBREAK    0x60124u

@@ -27,6 +27,7 @@
 #include "system/qtest.h"
 #include "system/address-spaces.h"
 #include "blackhole-internal.h"
+#include "tt-tensix-isa.h"      /* generated from data/tensix-isa.yaml */
 
 static TTBlackholeSoC *tt_qtest_soc;
 
@@ -159,6 +160,32 @@ static const char *tt_qtest_do(CharFrontend *chr, gchar **w)
     return res == MEMTX_OK ? NULL : "memory transaction failed";
 }
 
+/*
+ * "tt isa": per unit, the instructions of the ISA table that have no
+ * handler, then "N of M implemented".
+ */
+static void tt_qtest_isa(CharFrontend *chr)
+{
+    g_autoptr(GString) s = g_string_new("OK");
+    int n = 0, impl = 0;
+
+    for (int u = 0; tt_tensix_unit_name[u]; u++) {
+        g_string_append_printf(s, " %s:", tt_tensix_unit_name[u]);
+        for (int op = 0; op < 256; op++) {
+            const TTTensixOpInfo *i = &tt_tensix_isa[op];
+
+            if (i->name && i->unit == u && !i->exec) {
+                g_string_append_printf(s, "%s,", i->name);
+            }
+        }
+    }
+    for (int op = 0; op < 256; op++) {
+        n += !!tt_tensix_isa[op].name;
+        impl += tt_tensix_isa[op].exec != NULL;
+    }
+    qtest_sendf(chr, "%s implemented=%d/%d\n", s->str, impl, n);
+}
+
 static bool tt_qtest_command(CharFrontend *chr, gchar **words)
 {
     const char *err;
@@ -178,6 +205,10 @@ static bool tt_qtest_command(CharFrontend *chr, gchar **words)
             tt_tensix_disas(w, s);
             qtest_sendf(chr, "OK %s\n", s->str);
         }
+        return true;
+    }
+    if (words[1] && !strcmp(words[1], "isa")) {
+        tt_qtest_isa(chr);
         return true;
     }
     err = words[1] ? tt_qtest_do(chr, words + 1) : "expected a subcommand";

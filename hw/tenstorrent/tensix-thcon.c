@@ -1,38 +1,26 @@
 /*
- * Tenstorrent Blackhole Tensix scalar unit (ThCon) and address counters:
- * the GPR instructions (*DMAREG, LOADREG/STOREREG, REG2FLOP), the ADC
- * instructions of the miscellaneous unit and the RWC instructions.
+ * Tenstorrent Blackhole Tensix Scalar Unit (ThCon): the GPRs, their window
+ * at 0xFFE00000 and the GPR instructions (*DMAREG, LOADREG/STOREREG,
+ * REG2FLOP).
  *
  * Semantics: tt-isa-documentation WormholeB0/TensixTile/TensixCoprocessor
- * pages of each instruction (Blackhole defers to them) and BlackholeA0
- * ADCs.md (13-bit Z/W counters); summarised with their sources in the
- * project's notes on the Tensix coprocessor.  Every instruction completes
- * before the next one is considered, so LOADREG's result is in its GPR
- * at once (what STALLWAIT C0 would wait for) and FLUSHDMA has nothing to
- * wait for.  Called with the tile's coprocessor lock held.
+ * pages of each instruction (ScalarUnit.md; Blackhole defers to them).
+ * Every instruction completes before the next one is considered, so
+ * LOADREG's result is in its GPR at once (what STALLWAIT C0 would wait
+ * for) and FLUSHDMA has nothing to wait for.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/lockable.h"
 #include "system/memory.h"
-#include "hw/tenstorrent/tensix-frontend.h"
-#include "tt-tensix-isa.h"      /* generated from data/tensix-isa.yaml */
-
-/* ADC counter widths on Blackhole: X 18, Y 13, Z 13, W 13 (ADCs.md) */
-static const uint32_t tt_adc_mask[4] = { 0x3ffff, 0x1fff, 0x1fff, 0x1fff };
+#include "tensix-internal.h"
+#include "hw/tenstorrent/spin-park.h"
 
 /* THCON config words start here; global ones at TT_TENSIX_GLOBAL_CFG */
 #define TT_THCON_CFG_BASE   64
-
-static void tt_thcon_error(TTTensix *t, int thread, uint32_t w,
-                           const char *why)
-{
-    qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d tensix T%d: %s (0x%08x): %s\n",
-                  t->tile_x, t->tile_y, thread,
-                  tt_tensix_isa[w >> 24].name, w, why);
-}
 
 static void tt_setdmareg(TTTensix *t, int thread, uint32_t w)
 {
@@ -73,14 +61,14 @@ static void tt_dmareg_alu(TTTensix *t, int thread, uint32_t w)
         break;
     case TT_OP_BITWOPDMAREG:
         if (mode > 2) {
-            tt_thcon_error(t, thread, w, "mode is not AND, OR or XOR");
+            tt_tensix_error(t, thread, w, "mode is not AND, OR or XOR");
             return;
         }
         res = mode == 0 ? l & r : mode == 1 ? l | r : l ^ r;
         break;
     case TT_OP_SHIFTDMAREG:
         if (mode > 1) {
-            tt_thcon_error(t, thread, w, "mode is not a left/right shift");
+            tt_tensix_error(t, thread, w, "mode is not a left/right shift");
             return;
         }
         r &= 0x1f;
@@ -88,7 +76,7 @@ static void tt_dmareg_alu(TTTensix *t, int thread, uint32_t w)
         break;
     default:                    /* CMPDMAREG, unsigned */
         if (mode > 2) {
-            tt_thcon_error(t, thread, w, "mode is not >, < or ==");
+            tt_tensix_error(t, thread, w, "mode is not >, < or ==");
             return;
         }
         res = mode == 0 ? l > r : mode == 1 ? l < r : l == r;
@@ -104,7 +92,7 @@ static void tt_loadstorereg(TTTensix *t, int thread, uint32_t w)
     MemTxResult r;
 
     if (addr < 0xffb11000u) {
-        tt_thcon_error(t, thread, w, "address below 0xFFB11000 (undefined)");
+        tt_tensix_error(t, thread, w, "address below 0xFFB11000 (undefined)");
         return;
     }
     if (w >> 24 == TT_OP_STOREREG) {
@@ -115,7 +103,7 @@ static void tt_loadstorereg(TTTensix *t, int thread, uint32_t w)
                                     &r);
     }
     if (r != MEMTX_OK) {
-        tt_thcon_error(t, thread, w, "nothing answered at that address");
+        tt_tensix_error(t, thread, w, "nothing answered at that address");
     }
 }
 
@@ -145,7 +133,7 @@ static void tt_reg2flop_adc(TTTensix *t, int thread, uint32_t w)
         v = (v >> (8 * shift)) & 0xff;
     }
     if (target >= TT_TENSIX_THREADS || sel == 3) {
-        tt_thcon_error(t, thread, w, "no such thread or address counter");
+        tt_tensix_error(t, thread, w, "no such thread or address counter");
         return;
     }
     a = &t->th[target].adc[sel];
@@ -164,7 +152,7 @@ static void tt_reg2flop(TTTensix *t, int thread, uint32_t w)
         return;
     }
     if (idx >= TT_TENSIX_GLOBAL_CFG - TT_THCON_CFG_BASE) {
-        tt_thcon_error(t, thread, w, "THCON config index out of range");
+        tt_tensix_error(t, thread, w, "THCON config index out of range");
         return;
     }
     if (tt_reg2flop_size_sel(w) == 0) {     /* 128 bits */
@@ -174,191 +162,122 @@ static void tt_reg2flop(TTTensix *t, int thread, uint32_t w)
     }
 }
 
-/* ------------------------------------------------------------- ADCs -- */
-
-static int tt_adc_thread(TTTensix *t, int thread, uint32_t over, uint32_t w)
+bool tensix_setdmareg(TTTensix *t, int thread, uint32_t w)
 {
-    if (over) {
-        /* ISA: "UnsupportedFunctionality, weak confidence" */
-        qemu_log_mask(LOG_UNIMP, "x%dy%d tensix T%d: %s thread override %u "
-                      "used\n", t->tile_x, t->tile_y, thread,
-                      tt_tensix_isa[w >> 24].name, over);
-        return over - 1 < TT_TENSIX_THREADS ? over - 1 : thread;
-    }
-    return thread;
-}
-
-/*
- * SETADCXY/ZW, INCADCXY/ZW, ADDRCRXY/ZW: the XY and ZW forms share one
- * layout (ch0 [8:6], ch0' [11:9], ch1 [14:12], ch1' [17:15]); @d0 is the
- * first dimension (0: X, 2: Z).
- */
-static void tt_adc_xyzw(TTTensix *t, int thread, uint32_t w, int d0)
-{
-    uint32_t op = w >> 24, mask = tt_setadcxy_cnt_set_mask(w);
-    uint32_t v[4] = { tt_setadcxy_ch0_x(w), tt_setadcxy_ch0_y(w),
-                      tt_setadcxy_ch1_x(w), tt_setadcxy_ch1_y(w) };
-    bool inc = op == TT_OP_INCADCXY || op == TT_OP_INCADCZW;
-    uint32_t bits = inc ? 0xf : tt_setadcxy_bit_mask(w);
-    int th = tt_adc_thread(t, thread, tt_setadcxy_thread_override(w), w);
-
-    for (int u = 0; u < 3; u++) {
-        TTTensixAdc *a = &t->th[th].adc[u];
-
-        if (!(mask & BIT(u))) {
-            continue;
-        }
-        for (int i = 0; i < 4; i++) {
-            int ch = i / 2, d = d0 + (i & 1);
-            uint32_t m = tt_adc_mask[d];
-
-            if (!(bits & BIT(i))) {
-                continue;
-            }
-            if (inc) {
-                a->val[ch][d] = (a->val[ch][d] + v[i]) & m;
-            } else if (op == TT_OP_ADDRCRXY || op == TT_OP_ADDRCRZW) {
-                a->cr[ch][d] = (a->cr[ch][d] + v[i]) & m;
-                a->val[ch][d] = a->cr[ch][d];
-            } else {
-                a->val[ch][d] = a->cr[ch][d] = v[i];
-            }
-        }
-    }
-}
-
-static void tt_adc_set(TTTensix *t, int thread, uint32_t w)
-{
-    uint32_t mask = tt_setadcxx_cnt_set_mask(w);
-    int th = thread;
-
-    for (int u = 0; u < 3; u++) {
-        TTTensixAdc *a;
-
-        if (!(mask & BIT(u))) {
-            continue;
-        }
-        if (w >> 24 == TT_OP_SETADCXX) {    /* both channels' X */
-            a = &t->th[thread].adc[u];
-            a->val[0][0] = a->cr[0][0] = tt_setadcxx_x_start(w);
-            a->val[1][0] = a->cr[1][0] = tt_setadcxx_x_end2(w);
-            continue;
-        }
-        /* SETADC: ISA takes a thread override from NewValue[17:16] */
-        th = tt_adc_thread(t, thread, tt_setadc_value(w) >> 16, w);
-        a = &t->th[th].adc[u];
-        a->val[tt_setadc_channel_index(w)][tt_setadc_dimension_index(w)] =
-        a->cr[tt_setadc_channel_index(w)][tt_setadc_dimension_index(w)] =
-            tt_setadc_value(w) & tt_adc_mask[tt_setadc_dimension_index(w)];
-    }
-}
-
-/* ------------------------------------------------------------- RWCs -- */
-
-#define TT_RWC_SRC_MASK 0x3f
-#define TT_RWC_DST_MASK 0x3ff
-
-/* SETRWC (SETRWC.md): set counters, optionally relative to Cr or Dst */
-static void tt_setrwc(TTTensix *t, int thread, uint32_t w)
-{
-    TTTensixRwc *r = &t->th[thread].rwc;
-    uint32_t bits = tt_setrwc_bit_mask(w), cr = tt_setrwc_rwc_cr(w);
-    uint32_t v;
-
-    if (bits & 1) {
-        v = tt_setrwc_rwc_a(w) + (cr & 1 ? r->srca_cr : 0);
-        r->srca = r->srca_cr = v & TT_RWC_SRC_MASK;
-    }
-    if (bits & 2) {
-        v = tt_setrwc_rwc_b(w) + (cr & 2 ? r->srcb_cr : 0);
-        r->srcb = r->srcb_cr = v & TT_RWC_SRC_MASK;
-    }
-    if ((bits & 4) || (cr & 8)) {
-        v = tt_setrwc_rwc_d(w) + (cr & 8 ? r->dst : cr & 4 ? r->dst_cr : 0);
-        r->dst = r->dst_cr = v & TT_RWC_DST_MASK;
-    }
-    if (bits & 8) {
-        r->fidelity = 0;
-    }
-    if (tt_setrwc_clear_ab_vld(w)) {
-        /* Src bank hand-back belongs to the matrix unit model */
-        qemu_log_mask(LOG_UNIMP, "x%dy%d tensix T%d: SETRWC Src bank flip "
-                      "not modelled yet\n", t->tile_x, t->tile_y, thread);
-    }
-}
-
-/* INCRWC (INCRWC.md): increment, or increment Cr and copy it */
-static void tt_incrwc(TTTensix *t, int thread, uint32_t w)
-{
-    TTTensixRwc *r = &t->th[thread].rwc;
-    uint32_t cr = tt_incrwc_rwc_cr(w);
-
-    if (cr & 1) {
-        r->srca = r->srca_cr = (r->srca_cr + tt_incrwc_rwc_a(w)) &
-                               TT_RWC_SRC_MASK;
-    } else {
-        r->srca = (r->srca + tt_incrwc_rwc_a(w)) & TT_RWC_SRC_MASK;
-    }
-    if (cr & 2) {
-        r->srcb = r->srcb_cr = (r->srcb_cr + tt_incrwc_rwc_b(w)) &
-                               TT_RWC_SRC_MASK;
-    } else {
-        r->srcb = (r->srcb + tt_incrwc_rwc_b(w)) & TT_RWC_SRC_MASK;
-    }
-    if (cr & 4) {
-        r->dst = r->dst_cr = (r->dst_cr + tt_incrwc_rwc_d(w)) &
-                             TT_RWC_DST_MASK;
-    } else {
-        r->dst = (r->dst + tt_incrwc_rwc_d(w)) & TT_RWC_DST_MASK;
-    }
-}
-
-bool tt_thcon_execute(TTTensix *t, int thread, uint32_t w)
-{
-    switch (w >> 24) {
-    case TT_OP_SETDMAREG:
-        tt_setdmareg(t, thread, w);
-        break;
-    case TT_OP_ADDDMAREG:
-    case TT_OP_SUBDMAREG:
-    case TT_OP_MULDMAREG:
-    case TT_OP_BITWOPDMAREG:
-    case TT_OP_SHIFTDMAREG:
-    case TT_OP_CMPDMAREG:
-        tt_dmareg_alu(t, thread, w);
-        break;
-    case TT_OP_LOADREG:
-    case TT_OP_STOREREG:
-        tt_loadstorereg(t, thread, w);
-        break;
-    case TT_OP_REG2FLOP:
-        tt_reg2flop(t, thread, w);
-        break;
-    case TT_OP_FLUSHDMA:        /* nothing is ever in flight */
-    case TT_OP_DMANOP:
-        break;
-    case TT_OP_SETADC:
-    case TT_OP_SETADCXX:
-        tt_adc_set(t, thread, w);
-        break;
-    case TT_OP_SETADCXY:
-    case TT_OP_INCADCXY:
-    case TT_OP_ADDRCRXY:
-        tt_adc_xyzw(t, thread, w, 0);
-        break;
-    case TT_OP_SETADCZW:
-    case TT_OP_INCADCZW:
-    case TT_OP_ADDRCRZW:
-        tt_adc_xyzw(t, thread, w, 2);
-        break;
-    case TT_OP_SETRWC:
-        tt_setrwc(t, thread, w);
-        break;
-    case TT_OP_INCRWC:
-        tt_incrwc(t, thread, w);
-        break;
-    default:
-        return false;
-    }
+    tt_setdmareg(t, thread, w);
     return true;
 }
+
+bool tensix_adddmareg(TTTensix *t, int thread, uint32_t w)
+{
+    tt_dmareg_alu(t, thread, w);
+    return true;
+}
+
+bool tensix_subdmareg(TTTensix *t, int thread, uint32_t w)
+{
+    tt_dmareg_alu(t, thread, w);
+    return true;
+}
+
+bool tensix_muldmareg(TTTensix *t, int thread, uint32_t w)
+{
+    tt_dmareg_alu(t, thread, w);
+    return true;
+}
+
+bool tensix_bitwopdmareg(TTTensix *t, int thread, uint32_t w)
+{
+    tt_dmareg_alu(t, thread, w);
+    return true;
+}
+
+bool tensix_shiftdmareg(TTTensix *t, int thread, uint32_t w)
+{
+    tt_dmareg_alu(t, thread, w);
+    return true;
+}
+
+bool tensix_cmpdmareg(TTTensix *t, int thread, uint32_t w)
+{
+    tt_dmareg_alu(t, thread, w);
+    return true;
+}
+
+bool tensix_loadreg(TTTensix *t, int thread, uint32_t w)
+{
+    tt_loadstorereg(t, thread, w);
+    return true;
+}
+
+bool tensix_storereg(TTTensix *t, int thread, uint32_t w)
+{
+    tt_loadstorereg(t, thread, w);
+    return true;
+}
+
+bool tensix_reg2flop(TTTensix *t, int thread, uint32_t w)
+{
+    tt_reg2flop(t, thread, w);
+    return true;
+}
+
+/* FLUSHDMA: nothing is ever in flight */
+bool tensix_flushdma(TTTensix *t, int thread, uint32_t w)
+{
+    return true;
+}
+
+bool tensix_dmanop(TTTensix *t, int thread, uint32_t w)
+{
+    return true;
+}
+
+/* ------------------------------------------------------- GPRs (MMIO) -- */
+
+/* BRISC sees GPRs[3][64], a TRISC its own thread's */
+static uint32_t *tt_gpr_ptr(TTTensixPort *p, hwaddr addr)
+{
+    int thread = p->role == TT_BRISC ? addr / (4 * TT_TENSIX_GPRS)
+                                     : p->role - TT_TRISC0;
+
+    if (p->role == TT_NCRISC || thread >= TT_TENSIX_THREADS ||
+        (p->role != TT_BRISC && addr >= 4 * TT_TENSIX_GPRS)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d %s: no GPR at 0x%" HWADDR_PRIx
+                      "\n", p->t->tile_x, p->t->tile_y,
+                      tt_core_role_name[p->role], TT_TENSIX_GPR_BASE + addr);
+        return NULL;
+    }
+    return &p->t->th[thread].gpr[(addr / 4) % TT_TENSIX_GPRS];
+}
+
+static uint64_t tt_gpr_read(void *opaque, hwaddr addr, unsigned size)
+{
+    uint32_t *r = tt_gpr_ptr(opaque, addr & ~3);
+
+    return r ? extract32(qatomic_read(r), 8 * (addr & 3), 8 * size) : 0;
+}
+
+static void tt_gpr_write(void *opaque, hwaddr addr, uint64_t val,
+                         unsigned size)
+{
+    TTTensixPort *p = opaque;
+    uint32_t *r = tt_gpr_ptr(p, addr & ~3);
+
+    if (r) {
+        WITH_QEMU_LOCK_GUARD(&p->t->lock) {
+            *r = deposit32(*r, 8 * (addr & 3), 8 * size, val);
+        }
+        tt_spin_wake(p->t->spin);
+    }
+}
+
+const MemoryRegionOps tt_tensix_gpr_ops = {
+    .read = tt_gpr_read,
+    .write = tt_gpr_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid.min_access_size = 1,
+    .valid.max_access_size = 4,
+    .impl.min_access_size = 1,
+    .impl.max_access_size = 4,
+};

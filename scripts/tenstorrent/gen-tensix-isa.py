@@ -4,18 +4,30 @@
     gen-tensix-isa.py INPUT.yaml OUTPUT.h
 
 The header gives, for every opcode: TT_OP_<NAME>, one accessor per operand
-field (tt_<name>_<field>(word)), and tt_tensix_isa[256] with the name, unit,
-wait-gate block groups and fields, which drives the executor's dispatch, its
-wait gate, its logging and the disassembler.  Fails on malformed data:
-duplicate opcodes or names, fields outside bits 23:0 or overlapping each
-other, block groups naming unknown instructions.
+field (tt_<name>_<field>(word)), the prototype of its handler
+tensix_<name>() (defined in the file of its unit, UNIT_FILES), and
+tt_tensix_isa[256] with the name, unit, wait-gate block groups, fields and
+handler, which drives the executor's dispatch, its wait gate, its logging
+and the disassembler.  The table (defined where TT_TENSIX_ISA_TABLE is)
+refers to the handlers weakly: an instruction nobody implements has a NULL
+handler, and "tt isa" lists those.  Fails on malformed data: duplicate
+opcodes or names, fields outside bits 23:0 or overlapping each other, block
+groups naming unknown instructions.
 """
 import sys
 
 import yaml
 
-UNITS = ("misc", "sync", "cfg", "gpr", "adc", "unpack", "pack", "math",
-         "sfpu", "mover", "mop")
+# unit -> the file under hw/tenstorrent/ that implements its instructions
+UNIT_FILES = {
+    "misc": "tensix-frontend.c", "mop": "tensix-frontend.c",
+    "sync": "tensix-sync.c", "cfg": "tensix-config.c",
+    "gpr": "tensix-thcon.c", "adc": "tensix-adc.c",
+    "unpack": "tensix-unpack.c", "pack": "tensix-pack.c",
+    "math": "tensix-fpu.c", "sfpu": "tensix-sfpu.c",
+    "mover": "tensix-mover.c",
+}
+UNITS = tuple(UNIT_FILES)
 
 
 def fail(msg):
@@ -95,12 +107,34 @@ def main():
                                                              f["width"]))
             out.append("}")
     out.append("")
+    out += ["typedef struct TTTensix TTTensix;", "",
+            "/* Execute w on thread; false: not yet (it stays queued) */",
+            "typedef bool TTTensixHandler(TTTensix *t, int thread, "
+            "uint32_t w);", ""]
+    for u in UNITS:
+        names = sorted(i["name"] for i in by_op.values() if i["unit"] == u)
+        out.append("/* %s: %s */" % (u, UNIT_FILES[u]))
+        out += ["TTTensixHandler tensix_%s;" % n.lower() for n in names]
+        out.append("")
     out += ["typedef struct TTTensixField {", "    const char *name;",
             "    uint8_t lsb, width;", "} TTTensixField;", "",
             "typedef struct TTTensixOpInfo {", "    const char *name;",
             "    uint8_t unit;", "    uint8_t nfields;",
             "    uint16_t block;     /* wait gate groups B0-B8 holding it */",
-            "    const TTTensixField *fields;", "} TTTensixOpInfo;", ""]
+            "    const TTTensixField *fields;",
+            "    TTTensixHandler *exec;  /* NULL: not implemented */",
+            "} TTTensixOpInfo;", "",
+            "extern const char *const tt_tensix_unit_name[];",
+            "extern const TTTensixOpInfo tt_tensix_isa[256];", "",
+            "#ifdef TT_TENSIX_ISA_TABLE"]
+    out.append("const char *const tt_tensix_unit_name[] = {")
+    out += ["    \"%s\"," % u for u in UNITS]
+    out.append("    NULL,")
+    out.append("};")
+    out.append("")
+    for op in sorted(by_op):
+        out.append("#pragma weak tensix_%s" % by_op[op]["name"].lower())
+    out.append("")
     for op in sorted(by_op):
         ins = by_op[op]
         fields = ins.get("fields") or []
@@ -112,15 +146,18 @@ def main():
                                                         f["width"]))
             out.append("};")
     out.append("")
-    out.append("static const TTTensixOpInfo tt_tensix_isa[256] = {")
+    out.append("const TTTensixOpInfo tt_tensix_isa[256] = {")
     for op in sorted(by_op):
         ins = by_op[op]
         n = len(ins.get("fields") or [])
-        out.append("    [0x%02x] = { \"%s\", TT_UNIT_%s, %d, 0x%03x, %s }," % (
-            op, ins["name"], ins["unit"].upper(), n,
-            block.get(ins["name"], 0),
-            "tt_fields_%s" % ins["name"].lower() if n else "NULL"))
+        out.append("    [0x%02x] = { \"%s\", TT_UNIT_%s, %d, 0x%03x, %s, "
+                   "tensix_%s }," % (
+                       op, ins["name"], ins["unit"].upper(), n,
+                       block.get(ins["name"], 0),
+                       "tt_fields_%s" % ins["name"].lower() if n else "NULL",
+                       ins["name"].lower()))
     out.append("};")
+    out.append("#endif")
     out.append("")
     out.append("#endif")
     open(dst, "w").write("\n".join(out) + "\n")

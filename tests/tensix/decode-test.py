@@ -17,6 +17,10 @@ sys.path.insert(0, os.path.join(sys.argv[2], "scripts"))
 from ttqtest import TTQemu  # noqa: E402
 
 
+# units whose every instruction must execute (the rest say so in "tt isa")
+COMPLETE_UNITS = ["sync", "adc"]
+
+
 def main():
     build, src = sys.argv[1], sys.argv[2]
     isa = yaml.safe_load(open(os.path.join(
@@ -43,6 +47,28 @@ def main():
         print("%sok %d - %s (0x%02x) decodes with its %d fields%s" % (
             "not " if bad else "", n, ins["name"], ins["opcode"],
             len(ins.get("fields") or []), " # " + bad[0] if bad else ""))
+    # "tt isa": instructions without a handler, by unit (the generated
+    # table's NULL entries), each a real instruction of that unit
+    units = {i["name"]: i["unit"] for i in isa}
+    got = q.cmd("tt isa")
+    missing = {}
+    for word in got[:-1]:
+        unit, _, names = word.partition(":")
+        missing[unit] = [m for m in names.split(",") if m]
+    bad = [m for u, ms in missing.items() for m in ms if units.get(m) != u]
+    impl, total = map(int, got[-1].split("=")[1].split("/"))
+    n += 1
+    print("%sok %d - tt isa lists %d unimplemented instructions under their "
+          "units; %d of %d implemented%s" % (
+              "not " if bad or total != len(isa) or
+              impl + sum(map(len, missing.values())) != total else "",
+              n, total - impl, impl, total, " # " + str(bad) if bad else ""))
+    for unit in COMPLETE_UNITS:
+        n += 1
+        print("%sok %d - every %s instruction has a handler%s" % (
+            "not " if missing.get(unit, [None]) else "", n, unit,
+            " # missing: " + ",".join(missing.get(unit) or ["unit"])
+            if missing.get(unit, [None]) else ""))
     unknown = q.cmd("tt disas 0xff123456")
     n += 1
     print("%sok %d - an opcode outside the table shows as .ttinsn" %

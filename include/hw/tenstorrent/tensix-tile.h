@@ -21,7 +21,7 @@
 #include "hw/tenstorrent/noc-overlay.h"
 #include "hw/tenstorrent/riscv-debug-regs.h"
 #include "hw/tenstorrent/spin-park.h"
-#include "hw/tenstorrent/tensix-frontend.h"
+#include "hw/tenstorrent/tensix.h"
 #include "hw/tenstorrent/tt-tile-map.h"     /* generated from tile-map.yaml */
 #include "qom/object.h"
 

@@ -1,14 +1,24 @@
 /*
- * Tenstorrent Blackhole Tensix coprocessor, part 1: instruction delivery
- * (MMIO and inline pushes), the per-thread front end (MOP expander, replay
- * expander, wait gate), synchronisation (semaphores, mutexes) and the
- * configuration, GPR and address-counter state (tensix-coprocessor.md 2-8).
+ * Tenstorrent Blackhole Tensix coprocessor: one device per Tensix tile with
+ * three threads, each fed by its TRISC (and by BRISC), and the units they
+ * share.  The state lives here; the units are one file each
+ * (hw/tenstorrent/tensix-<unit>.c, private tensix-internal.h):
+ * tensix.c (device), tensix-frontend.c (pushes, MOP and replay expanders,
+ * wait gate, dispatch), tensix-sync.c, tensix-config.c, tensix-thcon.c,
+ * tensix-adc.c, tensix-unpack.c, tensix-fpu.c, tensix-pack.c.
+ *
+ * Source: tenstorrent/tt-isa-documentation
+ * BlackholeA0/TensixTile/TensixCoprocessor/ (WormholeB0 pages where the
+ * Blackhole page defers to them).
+ *
+ * Locking: everything below is protected by @lock, one per tile, taken by
+ * the core that pushes or accesses a window; never the BQL.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
-#ifndef HW_TENSTORRENT_TENSIX_FRONTEND_H
-#define HW_TENSTORRENT_TENSIX_FRONTEND_H
+#ifndef HW_TENSTORRENT_TENSIX_H
+#define HW_TENSTORRENT_TENSIX_H
 
 #include "hw/sysbus.h"
 #include "qemu/thread.h"
@@ -20,7 +30,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTTensix, TT_TENSIX)
 
 #define TT_TENSIX_THREADS       3
 #define TT_TENSIX_QUEUE         4096    /* expanded instructions at the gate */
-#define TT_TENSIX_FIFO_SOFT     28      /* words queued before a pusher stalls */
+#define TT_TENSIX_FIFO_SOFT     28      /* words queued before pushers stall */
 #define TT_TENSIX_SEMS          8
 #define TT_TENSIX_MUTEXES       5       /* indices 0, 2, 3, 4 exist on BH */
 #define TT_TENSIX_GPRS          64
@@ -31,7 +41,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTTensix, TT_TENSIX)
 #define TT_TENSIX_REPLAY        32
 #define TT_TENSIX_PCBUF_DEPTH   16      /* PCBufs.md: 16 words per buffer */
 
-/* Core-local windows (tile-address-map.md 4, 6.5) */
+/* Core-local windows (BlackholeA0/TensixTile/BabyRISCV/README.md) */
 #define TT_TENSIX_GPR_BASE      0xffe00000u
 #define TT_TENSIX_GPR_SIZE      0x40000u
 #define TT_TENSIX_PUSH_BASE     0xffe40000u
@@ -128,13 +138,6 @@ struct TTTensix {
     CPUState *cpu[TT_CORES_PER_TILE];
     uint8_t tile_x, tile_y;
 };
-
-/*
- * The scalar unit (ThCon) and the address counters (tensix-thcon.c):
- * execute @w on @thread if it is one of theirs; false otherwise.
- * Called with the tile's coprocessor lock held.
- */
-bool tt_thcon_execute(TTTensix *t, int thread, uint32_t w);
 
 /* Monitor: append the coprocessor's state (semaphores, threads) */
 void tt_tensix_dump(TTTensix *t, GString *out);

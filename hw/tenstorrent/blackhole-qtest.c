@@ -24,6 +24,7 @@
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
 #include "qemu/units.h"
+#include "qemu/lockable.h"
 #include "system/qtest.h"
 #include "system/address-spaces.h"
 #include "blackhole-internal.h"
@@ -186,6 +187,70 @@ static void tt_qtest_isa(CharFrontend *chr)
     qtest_sendf(chr, "%s implemented=%d/%d\n", s->str, impl, n);
 }
 
+/* A Src cell in the documentation's 19-bit {sign, mantissa, exponent} */
+static uint32_t tt_qtest_src19(uint32_t cell)
+{
+    return (cell >> 31) << 18 | (cell >> 13 & 0x3ff) << 8 | (cell >> 23 & 0xff);
+}
+
+/*
+ * "tt tensix X Y dst ROW": DstBits[ROW][0..15] and its valid bit;
+ * "tt tensix X Y src A|B BANK ROW": the 19-bit cells of a Src row;
+ * "tt tensix X Y banks": valid masks and bank pointers of SrcA, SrcB;
+ * "tt tensix X Y rwc THREAD": SrcA, SrcB, Dst counters and phase.
+ */
+static const char *tt_qtest_tensix(CharFrontend *chr, gchar **w)
+{
+    g_autoptr(GString) s = g_string_new("OK");
+    uint64_t x, y, a = 0, b = 0;
+    TTTensixTile *tile;
+    TTTensix *t;
+
+    if (!w[0] || !w[1] || !w[2] || qemu_strtou64(w[0], NULL, 0, &x) ||
+        qemu_strtou64(w[1], NULL, 0, &y)) {
+        return "expected X Y";
+    }
+    tile = tt_soc_tile_at(tt_qtest_soc, x, y);
+    if (!tile) {
+        return "no Tensix tile at X Y";
+    }
+    t = &tile->tensix;
+    QEMU_LOCK_GUARD(&t->lock);
+    if (!strcmp(w[2], "dst") && w[3] && !qemu_strtou64(w[3], NULL, 0, &a) &&
+        a < TT_DST_ROWS) {
+        for (int c = 0; c < TT_ROW_DATUMS; c++) {
+            g_string_append_printf(s, " 0x%04x", t->dst[a][c]);
+        }
+        g_string_append_printf(s, " %d", t->dst_valid[a]);
+    } else if (!strcmp(w[2], "src") && w[3] && w[4] && w[5] &&
+               (!strcmp(w[3], "A") || !strcmp(w[3], "B")) &&
+               !qemu_strtou64(w[4], NULL, 0, &a) && a < 2 &&
+               !qemu_strtou64(w[5], NULL, 0, &b) && b < TT_SRC_ROWS) {
+        TTTensixSrc *src = &t->src[w[3][0] == 'B'];
+
+        for (int c = 0; c < TT_ROW_DATUMS; c++) {
+            g_string_append_printf(s, " 0x%05x",
+                                   tt_qtest_src19(src->cell[a][b][c]));
+        }
+    } else if (!strcmp(w[2], "banks")) {
+        for (int i = 0; i < 2; i++) {
+            g_string_append_printf(s, " %u %u %u", t->src[i].valid,
+                                   t->src[i].unpack_bank,
+                                   t->src[i].matrix_bank);
+        }
+    } else if (!strcmp(w[2], "rwc") && w[3] &&
+               !qemu_strtou64(w[3], NULL, 0, &a) && a < TT_TENSIX_THREADS) {
+        TTTensixRwc *r = &t->th[a].rwc;
+
+        g_string_append_printf(s, " %u %u %u %u", r->srca, r->srcb, r->dst,
+                               r->fidelity);
+    } else {
+        return "expected dst ROW, src A|B BANK ROW, banks or rwc THREAD";
+    }
+    qtest_sendf(chr, "%s\n", s->str);
+    return NULL;
+}
+
 static bool tt_qtest_command(CharFrontend *chr, gchar **words)
 {
     const char *err;
@@ -209,6 +274,13 @@ static bool tt_qtest_command(CharFrontend *chr, gchar **words)
     }
     if (words[1] && !strcmp(words[1], "isa")) {
         tt_qtest_isa(chr);
+        return true;
+    }
+    if (words[1] && !strcmp(words[1], "tensix")) {
+        err = tt_qtest_tensix(chr, words + 2);
+        if (err) {
+            qtest_sendf(chr, "FAIL %s\n", err);
+        }
         return true;
     }
     err = words[1] ? tt_qtest_do(chr, words + 1) : "expected a subcommand";

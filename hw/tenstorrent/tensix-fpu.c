@@ -1,20 +1,1173 @@
 /*
- * Tenstorrent Blackhole Tensix Matrix Unit (FPU): the RWC counters and
- * their instructions.
+ * Tenstorrent Blackhole Tensix Matrix Unit (FPU): arithmetic on SrcA and
+ * SrcB accumulated into Dst (MVMUL, DOTPV, GAPOOL, GMPOOL, ELWADD, ELWSUB,
+ * ELWMUL), the moves between the register files, ZEROACC/ZEROSRC, the
+ * Src bank hand-back, and the RWC counters with their address modifiers.
  *
  * Source: tt-isa-documentation WormholeB0/TensixTile/TensixCoprocessor/
- * MatrixUnit.md, RWCs.md, SETRWC.md, INCRWC.md (the Blackhole
- * MatrixUnit.md defers to them).
+ * MatrixUnit.md and the page of each instruction (the Blackhole
+ * MatrixUnit.md defers to them), SrcASrcB.md (fidelity phases), Dst.md,
+ * RWCs.md.  The documentation calls its floating-point model "a rough
+ * guide"; the arithmetic below is the integer datapath of Tenstorrent's
+ * ttsim (src/tensix.cpp), which the results match bit for bit: products
+ * of 5 x 7-bit mantissa slices, summed in two groups of eight, every
+ * alignment rounded half up, no infinities or NaNs (exponent 255 is a
+ * number), Blackhole's 3-bit address-modifier index.
+ *
+ * Src cells are in FP32 order (tensix.h); "v19" below is a cell >> 13:
+ * sign 18, exponent 17:10, mantissa 9:0.  Called with the tile's lock.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/host-utils.h"
 #include "tensix-internal.h"
+#include "trace.h"
 
 #define TT_RWC_SRC_MASK 0x3f
 #define TT_RWC_DST_MASK 0x3ff
+
+enum { TT_SRCA, TT_SRCB };
+
+/* ------------------------------------------------ address modifiers -- */
+
+/* One counter and its Cr copy under an address modifier (RWCs.md) */
+static void tt_rwc_step(uint16_t *c, uint16_t *cr, unsigned inc, bool clr,
+                        bool use_cr, bool c_to_cr, unsigned mask)
+{
+    if (clr) {
+        *c = *cr = 0;
+    } else if (c_to_cr) {
+        *c = (*c + inc) & mask;
+        *cr = *c;
+    } else if (use_cr) {
+        *c = *cr = (*cr + inc) & mask;
+    } else {
+        *c = (*c + inc) & mask;
+    }
+}
+
+/*
+ * ApplyAddrMod: Blackhole's instructions carry a 3-bit index into the
+ * thread's eight ADDR_MOD_AB/DST sections.  The bias sections
+ * (ExtraAddrModBit) choose between two sets of four on Wormhole's 2-bit
+ * index and have no use here.
+ */
+static void tt_addr_mod(TTTensix *t, int thread, unsigned n, bool fidelity)
+{
+    const uint16_t *tc = t->th[thread].thread_cfg;
+    TTTensixRwc *r = &t->th[thread].rwc;
+    uint16_t a = r->srca, acr = r->srca_cr, b = r->srcb, bcr = r->srcb_cr;
+
+    tt_rwc_step(&a, &acr, TT_THCFG_N(tc, ADDR_MOD_AB_SECn_SrcAIncr, n),
+                TT_THCFG_N(tc, ADDR_MOD_AB_SECn_SrcAClear, n),
+                TT_THCFG_N(tc, ADDR_MOD_AB_SECn_SrcACR, n), false,
+                TT_RWC_SRC_MASK);
+    tt_rwc_step(&b, &bcr, TT_THCFG_N(tc, ADDR_MOD_AB_SECn_SrcBIncr, n),
+                TT_THCFG_N(tc, ADDR_MOD_AB_SECn_SrcBClear, n),
+                TT_THCFG_N(tc, ADDR_MOD_AB_SECn_SrcBCR, n), false,
+                TT_RWC_SRC_MASK);
+    tt_rwc_step(&r->dst, &r->dst_cr,
+                TT_THCFG_N(tc, ADDR_MOD_DST_SECn_DestIncr, n),
+                TT_THCFG_N(tc, ADDR_MOD_DST_SECn_DestClear, n),
+                TT_THCFG_N(tc, ADDR_MOD_DST_SECn_DestCR, n),
+                TT_THCFG_N(tc, ADDR_MOD_DST_SECn_DestCToCR, n),
+                TT_RWC_DST_MASK);
+    r->srca = a;
+    r->srca_cr = acr;
+    r->srcb = b;
+    r->srcb_cr = bcr;
+    if (fidelity) {
+        r->fidelity = TT_THCFG_N(tc, ADDR_MOD_DST_SECn_FidelityClear, n) ? 0 :
+            (r->fidelity + TT_THCFG_N(tc, ADDR_MOD_DST_SECn_FidelityIncr, n))
+            & 3;
+    }
+}
+
+/* ---------------------------------------------------- Src ownership -- */
+
+static bool tt_bank_ready(TTTensix *t, unsigned which)
+{
+    TTTensixSrc *s = &t->src[which];
+
+    return s->valid & BIT(s->matrix_bank);
+}
+
+/*
+ * Give the matrix unit's current bank of Src @which back to the
+ * unpackers (unless CLR_DVALID_Src?_Disable) and move to the other bank
+ * (MVMUL.md "Possibly flip source banks").
+ */
+void tt_fpu_release(TTTensix *t, int thread, unsigned which)
+{
+    const uint16_t *tc = t->th[thread].thread_cfg;
+    TTTensixSrc *s = &t->src[which];
+    bool keep = which ? TT_THCFG(tc, CLR_DVALID_SrcB_Disable)
+                      : TT_THCFG(tc, CLR_DVALID_SrcA_Disable);
+
+    if (!keep) {
+        s->valid &= ~BIT(s->matrix_bank);
+    }
+    s->matrix_bank ^= 1;
+}
+
+static void tt_fpu_clear_dvalid(TTTensix *t, int thread, unsigned mask)
+{
+    if (mask & 1) {
+        tt_fpu_release(t, thread, TT_SRCA);
+    }
+    if (mask & 2) {
+        tt_fpu_release(t, thread, TT_SRCB);
+    }
+}
+
+/* ------------------------------------------------ operand formatting -- */
+
+/* What an instruction computes with (MVMUL.md "Determine the data formats") */
+typedef struct TTFpuOp {
+    unsigned fmt_a, fmt_b;
+    bool int8, dst32, e8, flush_src;
+    unsigned phase;
+    int expadj, zexp;           /* product exponent rebias; zero's exponent */
+    uint32_t (*a)[TT_ROW_DATUMS], (*b)[TT_ROW_DATUMS];  /* matrix banks */
+    unsigned ra, rb, drow;
+} TTFpuOp;
+
+/*
+ * Blackhole takes the Src formats from the unpacker that filled each bank
+ * unless DISABLE_IMPLIED_SRC?_FMT; MOVB2D and MOVD2B take "SrcA's" from
+ * SrcB's bank (ttsim).
+ */
+static void tt_fpu_formats(TTTensix *t, int thread, TTFpuOp *op,
+                           bool a_from_b)
+{
+    const uint32_t *c = tt_cfgw(t, thread);
+    const uint16_t *tc = t->th[thread].thread_cfg;
+    TTTensixSrc *sa = &t->src[a_from_b ? TT_SRCB : TT_SRCA];
+
+    op->fmt_a = TT_CFG(c, ALU_FORMAT_SPEC_REG_SrcA_override)
+                ? TT_CFG(c, ALU_FORMAT_SPEC_REG_SrcA_val)
+                : TT_CFG(c, ALU_FORMAT_SPEC_REG0_SrcA);
+    op->fmt_b = TT_CFG(c, ALU_FORMAT_SPEC_REG1_SrcB);
+    if (!TT_THCFG(tc, DISABLE_IMPLIED_SRCA_FMT_Base)) {
+        op->fmt_a = sa->format[sa->matrix_bank];
+    }
+    if (!TT_THCFG(tc, DISABLE_IMPLIED_SRCB_FMT_Base)) {
+        op->fmt_b = t->src[TT_SRCB].format[t->src[TT_SRCB].matrix_bank];
+    }
+    op->int8 = TT_CFG(c, ALU_ACC_CTRL_INT8_math_enabled);
+    op->dst32 = op->int8 || TT_CFG(c, ALU_ACC_CTRL_Fp32_enabled);
+    op->e8 = op->fmt_a != TT_FMT_FP16 && op->fmt_a != TT_FMT_FP8 &&
+             op->fmt_a != TT_FMT_BFP8A && op->fmt_a != TT_FMT_BFP4A &&
+             op->fmt_a != TT_FMT_BFP2A && !op->int8;
+    op->flush_src = !TT_CFG(c, ALU_ACC_CTRL_Zero_Flag_disabled_src);
+    op->phase = (t->th[thread].rwc.fidelity +
+                 TT_THCFG(tc, FIDELITY_BASE_Phase)) & 3;
+    /* product exponent: FP32 bias, FP16 into FP32 Dst, or FP16 bias */
+    op->expadj = (op->e8 ? -127 : op->dst32 ? 97 : -15) -
+                 (op->phase & 1 ? 5 : 0) - (op->phase & 2 ? 7 : 0);
+    op->zexp = MAX(op->expadj, 0);
+}
+
+/* The Dst row of an instruction's dst field, aligned to @align rows */
+static unsigned tt_fpu_dst_row(TTTensix *t, int thread, unsigned field,
+                               unsigned align)
+{
+    TTTensixThread *th = &t->th[thread];
+    const uint32_t *c = tt_cfgw(t, thread);
+
+    return (field + th->rwc.dst +
+            TT_THCFG(th->thread_cfg, DEST_TARGET_REG_CFG_MATH_Offset) +
+            TT_CFG(c, DEST_REGW_BASE_Base)) & (TT_RWC_DST_MASK & ~(align - 1));
+}
+
+static void tt_fpu_setup(TTTensix *t, int thread, TTFpuOp *op, unsigned dst,
+                         unsigned align)
+{
+    TTTensixThread *th = &t->th[thread];
+
+    tt_fpu_formats(t, thread, op, false);
+    op->a = t->src[TT_SRCA].cell[t->src[TT_SRCA].matrix_bank];
+    op->b = t->src[TT_SRCB].cell[t->src[TT_SRCB].matrix_bank];
+    op->ra = th->rwc.srca & 0x38;
+    op->rb = th->rwc.srcb & 0x38;
+    op->drow = tt_fpu_dst_row(t, thread, dst, align);
+}
+
+/* A Src cell as v19 in its style: FP16 keeps five exponent bits, BF16 7 */
+static uint32_t tt_prep(uint32_t cell, unsigned fmt, bool e8)
+{
+    if (!e8) {
+        cell &= 0x8fffe000;
+    } else if (fmt != TT_FMT_TF32) {
+        cell &= 0xffff0000;
+    }
+    return cell >> 13;
+}
+
+static bool tt_v19_zero(uint32_t v)
+{
+    return (v & 0x3ffff) < 0x400;
+}
+
+/* Fidelity slices (SrcASrcB.md): SrcA 5 bits, SrcB 7 bits of significand */
+static uint32_t tt_slice_a(uint32_t v, unsigned phase)
+{
+    uint32_t m = 0x400 | (v & 0x3ff);
+
+    return phase & 1 ? (m >> 1) & 31 : m >> 6;
+}
+
+static uint32_t tt_slice_b(uint32_t v, unsigned phase)
+{
+    uint32_t m = 0x400 | (v & 0x3ff);
+
+    return phase & 2 ? (m & 15) << 3 : m >> 4;
+}
+
+/* --------------------------------------------------- the accumulator -- */
+
+/* An addend: sign, exponent, magnitude with the hidden bit at bit 23 */
+typedef struct TTTerm {
+    uint32_t s;
+    int e;
+    uint32_t m;
+} TTTerm;
+
+/*
+ * Add @n terms to the Dst value @d (FP32 order; FP16 values keep their
+ * five exponent bits low) and normalise: each addend is aligned to the
+ * largest exponent with one rounding (half up), 16-bit Dst rounds each
+ * addend to 2^13 first, the sum rounds half up; overflow gives the
+ * exponent-255 pattern (FP16: the largest value), underflow +0.
+ */
+static uint32_t tt_acc(const TTTerm *t, int n, uint32_t d, bool dst32,
+                       bool e8)
+{
+    uint32_t sign = d >> 31, ed = d >> 23 & 0xff, md, m[2], frac;
+    int e = ed, lz, sh, drop;
+    int32_t acc;
+
+    md = ed ? 0x800000 | (d & 0x7fffff) : 0;
+    for (int k = 0; k < n; k++) {
+        e = MAX(e, t[k].e);
+    }
+    if (e <= 0) {
+        return 0;
+    }
+    for (int k = 0; k < n; k++) {
+        int dd = e - t[k].e;
+
+        m[k] = t[k].m;
+        if (dd > 0) {
+            m[k] = dd < 31 ? (m[k] + (1u << (dd - 1)) - t[k].s) >> dd : 0;
+        }
+        if (!dst32) {
+            m[k] = (m[k] + 0x1000 - t[k].s) & ~0x1fffu;
+        }
+    }
+    if ((int)ed < e) {
+        int dd = e - ed;
+
+        md = dd < 31 ? (md + (1u << (dd - 1))) >> dd : 0;
+    }
+    if (!dst32) {
+        md = (md + 0x1000) & ~0x1fffu;
+    }
+    acc = md;
+    for (int k = 0; k < n; k++) {
+        acc = t[k].s == sign ? acc + (int32_t)m[k] : acc - (int32_t)m[k];
+    }
+    if (acc < 0) {
+        acc = -acc;
+        sign ^= 1;
+    }
+    if (acc == 0) {
+        return 0;
+    }
+    lz = clz32(acc) - 8;
+    e -= lz;
+    drop = dst32 ? 0 : e8 ? 16 : 13;
+    sh = lz - drop;
+    if (sh < 0) {
+        acc = ((uint32_t)acc + (1u << (-sh - 1))) >> -sh;
+    } else {
+        acc = (uint32_t)acc << sh;
+    }
+    acc = (uint32_t)acc << drop;
+    if (acc & 0x1000000) {
+        e++;
+    }
+    frac = acc & 0x7fffff;
+    if (e <= 0) {
+        return 0;
+    }
+    if (dst32 || e8) {
+        return e >= 255 ? sign << 31 | 0x7f800000 : sign << 31 | e << 23 | frac;
+    }
+    return e >= 32 ? sign << 31 | 31 << 23 | 0x3ff << 13
+                   : sign << 31 | e << 23 | frac;
+}
+
+/* -------------------------------------------------- Dst in its styles -- */
+
+/* Dst's value in FP32 order (MVMUL.md ReadDstFP32/BF16/FP16) */
+static uint32_t tt_fpu_dst_read(TTTensix *t, TTFpuOp *op, unsigned row,
+                                unsigned col)
+{
+    uint16_t h;
+
+    if (op->dst32) {
+        return tt_dst_dec_fp32(tt_dst_rd32(t, row, col, 0));
+    }
+    h = tt_dst_rd16(t, row, col, 0);
+    if (op->e8) {
+        return (uint32_t)tt_dst_dec_bf16(h) << 16;
+    }
+    h = tt_dst_dec_fp16(h);
+    return (uint32_t)(h & 0x8000) << 16 | (uint32_t)(h & 0x7fff) << 13;
+}
+
+static void tt_fpu_dst_write(TTTensix *t, TTFpuOp *op, unsigned row,
+                             unsigned col, uint32_t v)
+{
+    if (op->dst32) {
+        tt_dst_wr32(t, row, col, tt_dst_enc_fp32(v));
+    } else if (op->e8) {
+        tt_dst_wr16(t, row, col, tt_dst_enc_bf16(v >> 16));
+    } else {
+        tt_dst_wr16(t, row, col, tt_dst_enc_fp16((v & 0x80000000) >> 16 |
+                                                 (v & 0x0fffe000) >> 13));
+    }
+}
+
+/* Integer Dst: sign-magnitude INT32 under the FP32 shuffle */
+static int32_t tt_fpu_dst_int(TTTensix *t, unsigned row, unsigned col)
+{
+    uint32_t v = tt_dst_dec_fp32(tt_dst_rd32(t, row, col, 0));
+
+    return v >> 31 ? -(int32_t)(v & 0x7fffffff) : (int32_t)v;
+}
+
+static void tt_fpu_dst_int_write(TTTensix *t, unsigned row, unsigned col,
+                                 int64_t x)
+{
+    x = MIN(MAX(x, -INT32_MAX), INT32_MAX);
+    tt_dst_wr32(t, row, col, tt_dst_enc_fp32(x < 0 ? 0x80000000u | -x : x));
+}
+
+/* Rows written by one instruction become valid after it (read old first) */
+static void tt_fpu_rows_valid(TTTensix *t, TTFpuOp *op, unsigned row,
+                              unsigned n)
+{
+    for (unsigned r = 0; r < n; r++) {
+        tt_dst_set_valid(t, row + r, op->dst32);
+    }
+}
+
+/* "Integer 8" slices per phase (SrcASrcB.md "Fidelity phases (integer)") */
+static int32_t tt_int8_slice(uint32_t cell, bool is_a, unsigned phase)
+{
+    uint32_t mask = is_a ? (phase & 1 ? 0x8003e000 : 0x801c0000)
+                         : (phase & 2 ? 0x8001e000 : 0x807e0000);
+    uint32_t x = cell & mask, m = x >> 13 & 0x3ff;
+
+    if (!(cell >> 23 & 0xff)) {
+        return 0;               /* exponent 0: zero */
+    }
+    return x >> 31 ? -(int32_t)m : (int32_t)m;
+}
+
+/* ----------------------------------------------- matrix multiplication -- */
+
+/*
+ * Dst[r][c] += sum_k SrcB[r][k] * SrcA[k][c] for one output: the sixteen
+ * products are summed as two groups of eight, each in units of its
+ * largest product's last bit, then added to Dst.
+ */
+static uint32_t tt_dot(TTFpuOp *op, const uint32_t *av, const uint32_t *bv,
+                       uint32_t d)
+{
+    TTTerm g[2];
+
+    for (int h = 0; h < 2; h++) {
+        int e[8], emax = INT_MIN;
+        uint32_t m[8], s[8];
+        int32_t sum = 0;
+
+        for (int k = 0; k < 8; k++) {
+            uint32_t a = av[8 * h + k], b = bv[8 * h + k];
+
+            if (tt_v19_zero(a) || tt_v19_zero(b)) {
+                e[k] = op->zexp;
+                m[k] = s[k] = 0;
+            } else {
+                e[k] = (int)(a >> 10 & 0xff) + (int)(b >> 10 & 0xff) +
+                       op->expadj;
+                m[k] = tt_slice_a(a, op->phase) * tt_slice_b(b, op->phase);
+                s[k] = (a ^ b) >> 18 & 1;
+            }
+            emax = MAX(emax, e[k]);
+        }
+        g[h] = (TTTerm) { 0, 0, 0 };
+        if (emax <= 0) {
+            continue;
+        }
+        for (int k = 0; k < 8; k++) {
+            int dd = MIN(emax - e[k], 30);
+            int32_t v = (2 * m[k] + (1u << dd)) >> (dd + 1);
+
+            sum += s[k] ? -v : v;
+        }
+        g[h] = (TTTerm) { sum < 0, emax, (uint32_t)ABS(sum) << 13 };
+    }
+    return tt_acc(g, 2, d, op->dst32, op->e8);
+}
+
+/* MVMUL / DOTPV / GAPOOL on @n rows: the float and the integer datapath */
+static void tt_matmul(TTTensix *t, TTFpuOp *op, unsigned n, bool bcast_row)
+{
+    uint32_t a[TT_ROW_DATUMS][16], b[16];   /* a[c][k]: column-major */
+
+    for (unsigned k = 0; k < 16; k++) {
+        for (unsigned c = 0; c < 16; c++) {
+            a[c][k] = tt_prep(op->a[op->ra + k][c], op->fmt_a, op->e8);
+        }
+    }
+    for (unsigned r = 0; r < n; r += bcast_row ? 2 : 1) {
+        const uint32_t *brow = op->b[op->rb + (bcast_row ? 0 : r)];
+
+        for (unsigned k = 0; k < 16; k++) {
+            b[k] = tt_prep(brow[k], op->fmt_a, op->e8);
+        }
+        for (unsigned c = 0; c < 16; c++) {
+            if (op->int8) {
+                int64_t x = tt_fpu_dst_int(t, op->drow + r, c);
+
+                for (unsigned k = 0; k < 16; k++) {
+                    x += tt_int8_slice(op->a[op->ra + k][c], true, op->phase) *
+                         tt_int8_slice(brow[k], false, op->phase);
+                }
+                tt_fpu_dst_int_write(t, op->drow + r, c, x);
+                continue;
+            }
+            tt_fpu_dst_write(t, op, op->drow + r, c,
+                             tt_dot(op, a[c], b,
+                                    tt_fpu_dst_read(t, op, op->drow + r, c)));
+        }
+    }
+    tt_fpu_rows_valid(t, op, op->drow, n);
+}
+
+/* Common tail: advance the RWCs, then hand Src banks back */
+static bool tt_fpu_done(TTTensix *t, int thread, unsigned addr_mode,
+                        unsigned clear_dvalid)
+{
+    tt_addr_mod(t, thread, addr_mode, true);
+    tt_fpu_clear_dvalid(t, thread, clear_dvalid);
+    return true;
+}
+
+static bool tt_fpu_both_ready(TTTensix *t, int thread)
+{
+    if (tt_bank_ready(t, TT_SRCA) && tt_bank_ready(t, TT_SRCB)) {
+        return true;
+    }
+    trace_tt_tensix_stall(t->tile_x, t->tile_y, thread, "Src data valid");
+    return false;
+}
+
+static void tt_fpu_trace(TTTensix *t, int thread, uint32_t w, TTFpuOp *op)
+{
+    trace_tt_tensix_fpu(t->tile_x, t->tile_y, thread, tt_op_name(w),
+                        op->drow, op->ra, op->rb, op->fmt_a, op->phase);
+}
+
+/* MVMUL (MVMUL.md): Dst[8 x 16] += SrcB[8 x 16] @ SrcA[16 x 16] */
+bool tensix_mvmul(TTTensix *t, int thread, uint32_t w)
+{
+    bool bcast = tt_mvmul_instr_mod19(w);
+    TTFpuOp op;
+
+    if (!tt_fpu_both_ready(t, thread)) {
+        return false;
+    }
+    /* BroadcastSrcBRow: 7 rows, every other one written */
+    tt_fpu_setup(t, thread, &op, tt_mvmul_dst(w), 8);
+    if (bcast) {
+        op.rb = t->th[thread].rwc.srcb & 0x3f;
+    }
+    tt_fpu_trace(t, thread, w, &op);
+    tt_matmul(t, &op, bcast ? 7 : 8, bcast);
+    return tt_fpu_done(t, thread, tt_mvmul_addr_mode(w),
+                       tt_mvmul_clear_dvalid(w));
+}
+
+/* DOTPV (DOTPV.md): MVMUL without the row broadcast */
+bool tensix_dotpv(TTTensix *t, int thread, uint32_t w)
+{
+    TTFpuOp op;
+
+    if (!tt_fpu_both_ready(t, thread)) {
+        return false;
+    }
+    tt_fpu_setup(t, thread, &op, tt_dotpv_dst(w), 8);
+    tt_fpu_trace(t, thread, w, &op);
+    tt_matmul(t, &op, 8, false);
+    return tt_fpu_done(t, thread, tt_dotpv_addr_mode(w),
+                       tt_dotpv_clear_dvalid(w));
+}
+
+/* GAPOOL (GAPOOL.md): MVMUL on the top four rows of SrcB's block */
+bool tensix_gapool(TTTensix *t, int thread, uint32_t w)
+{
+    TTFpuOp op;
+
+    if (!tt_fpu_both_ready(t, thread)) {
+        return false;
+    }
+    if (tt_gapool_max_pool_index_en(w)) {
+        tt_tensix_error(t, thread, w, "GAPOOL has no ArgMax: index "
+                        "ignored");
+    }
+    tt_fpu_setup(t, thread, &op, tt_gapool_dst(w), 4);
+    tt_fpu_trace(t, thread, w, &op);
+    tt_matmul(t, &op, 4, false);
+    return tt_fpu_done(t, thread, tt_gapool_pool_addr_mode(w),
+                       tt_gapool_clear_dvalid(w));
+}
+
+/* ------------------------------------------------- element-wise ops -- */
+
+/* SrcB's element for output (r, c) under the broadcast bits */
+static uint32_t tt_elw_b(TTFpuOp *op, unsigned bcast, unsigned r,
+                         unsigned c)
+{
+    return op->b[op->rb + (bcast & 2 ? 0 : r)][bcast & 1 ? 0 : c];
+}
+
+/* ELWMUL on one element: one product term added to Dst */
+static uint32_t tt_elwmul1(TTFpuOp *op, uint32_t a, uint32_t b, uint32_t d)
+{
+    TTTerm term = { 0, op->zexp, 0 };
+    int e = (int)(a >> 10 & 0xff) + (int)(b >> 10 & 0xff) + op->expadj;
+
+    if (!tt_v19_zero(a) && !(op->flush_src && tt_v19_zero(b)) && e > 0) {
+        term = (TTTerm) { (a ^ b) >> 18 & 1, e,
+                          tt_slice_a(a, op->phase) *
+                          tt_slice_b(b, op->phase) << 13 };
+    }
+    return tt_acc(&term, 1, d, op->dst32, op->e8);
+}
+
+/*
+ * ELWADD on one element: the smaller magnitude is first rounded half up
+ * to the larger one's 11-bit grid, then the sum is added to @d.
+ */
+static uint32_t tt_elwadd1(TTFpuOp *op, uint32_t a, uint32_t b, uint32_t d)
+{
+    uint32_t ma, mb, m, tmp;
+    TTTerm term;
+    int e;
+
+    a = tt_v19_zero(a) ? 0 : a;
+    b = op->flush_src && tt_v19_zero(b) ? 0 : b;
+    if ((a & 0x3ffff) < (b & 0x3ffff)) {
+        tmp = a;
+        a = b;
+        b = tmp;
+    }
+    ma = a ? 0x400 | (a & 0x3ff) : 0;
+    mb = b ? 0x400 | (b & 0x3ff) : 0;
+    e = a >> 10 & 0xff;
+    if ((int)(b >> 10 & 0xff) < e) {
+        int dd = e - (int)(b >> 10 & 0xff);
+
+        mb = dd < 12 ? (mb + (1u << (dd - 1))) >> dd : 0;
+    }
+    m = ((a ^ b) >> 18 & 1 ? ma - mb : ma + mb) << 13;
+    if (op->dst32 && !op->e8) {
+        e = e ? e + 112 : 97;   /* FP16 into FP32 */
+    }
+    term = (TTTerm) { a >> 18 & 1, e, m };
+    return tt_acc(&term, 1, d, op->dst32, op->e8);
+}
+
+typedef enum { TT_ELWADD, TT_ELWSUB, TT_ELWMUL } TTElwOp;
+
+/* ELWADD/ELWSUB/ELWMUL on 8 x 16 (ELWADD.md, ELWMUL.md) */
+static bool tt_elw(TTTensix *t, int thread, uint32_t w, TTElwOp kind)
+{
+    unsigned bcast = tt_elwadd_instr_mod19(w);
+    bool add_dst = kind == TT_ELWMUL || tt_elwadd_dest_accum_en(w);
+    TTFpuOp op;
+
+    if (!tt_fpu_both_ready(t, thread)) {
+        return false;
+    }
+    tt_fpu_setup(t, thread, &op, tt_elwadd_dst(w), 8);
+    if (bcast & 2) {
+        op.rb = t->th[thread].rwc.srcb & 0x3f;
+    }
+    if (kind != TT_ELWMUL && op.phase) {
+        tt_tensix_error(t, thread, w, "fidelity phase %u: the sum is "
+                        "scaled (rarely desirable)", op.phase);
+    }
+    tt_fpu_trace(t, thread, w, &op);
+    for (unsigned r = 0; r < 8; r++) {
+        for (unsigned c = 0; c < 16; c++) {
+            uint32_t a = op.a[op.ra + r][c], b = tt_elw_b(&op, bcast, r, c);
+            unsigned row = op.drow + r;
+
+            if (kind == TT_ELWSUB) {
+                b ^= 0x80000000;
+            }
+            if (op.int8) {
+                int64_t x = kind == TT_ELWMUL
+                    ? tt_int8_slice(a, true, op.phase) *
+                      tt_int8_slice(b, false, op.phase)
+                    : tt_int8_slice(a, true, 0) + tt_int8_slice(b, true, 0);
+
+                tt_fpu_dst_int_write(t, row, c, x + (add_dst ?
+                                     tt_fpu_dst_int(t, row, c) : 0));
+                continue;
+            }
+            a = tt_prep(a, op.fmt_a, op.e8);
+            b = tt_prep(b, op.fmt_a, op.e8);
+            tt_fpu_dst_write(t, &op, row, c, kind == TT_ELWMUL
+                ? tt_elwmul1(&op, a, b, tt_fpu_dst_read(t, &op, row, c))
+                : tt_elwadd1(&op, a, b, add_dst ?
+                             tt_fpu_dst_read(t, &op, row, c) : 0));
+        }
+    }
+    tt_fpu_rows_valid(t, &op, op.drow, 8);
+    return tt_fpu_done(t, thread, tt_elwadd_addr_mode(w),
+                       tt_elwadd_clear_dvalid(w));
+}
+
+bool tensix_elwadd(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_elw(t, thread, w, TT_ELWADD);
+}
+
+bool tensix_elwsub(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_elw(t, thread, w, TT_ELWSUB);
+}
+
+/* ELWMUL always accumulates onto Dst (ttsim; the page's AddDst is 1) */
+bool tensix_elwmul(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_elw(t, thread, w, TT_ELWMUL);
+}
+
+/* -------------------------------------------------------- max pool -- */
+
+/* Sign-magnitude as an ordered integer; -0 < +0 */
+static int32_t tt_key(uint32_t x)
+{
+    return x >> 31 ? (int32_t)(x ^ 0x7fffffff) : (int32_t)x;
+}
+
+/*
+ * GMPOOL (GMPOOL.md): per column, the maximum of Dst's value and 16 SrcA
+ * rows; an invalid Dst row counts as -inf, a previous FP32 maximum is
+ * truncated to TF32, and the next three Dst rows become zero.
+ */
+bool tensix_gmpool(TTTensix *t, int thread, uint32_t w)
+{
+    TTFpuOp op;
+
+    if (!tt_fpu_both_ready(t, thread)) {
+        return false;
+    }
+    if (tt_gmpool_max_pool_index_en(w)) {
+        qemu_log_mask(LOG_UNIMP, "x%dy%d tensix T%d: GMPOOL ArgMax not "
+                      "modelled: plain maximum\n", t->tile_x, t->tile_y,
+                      thread);
+    }
+    tt_fpu_setup(t, thread, &op, tt_gmpool_dst(w), 4);
+    op.ra = t->th[thread].rwc.srca & 0x30;
+    tt_fpu_trace(t, thread, w, &op);
+    for (unsigned c = 0; c < 16; c++) {
+        uint32_t m = op.dst32
+            ? tt_dst_dec_fp32(tt_dst_rd32(t, op.drow, c, ~0u)) & 0xffffe000
+            : (uint32_t)tt_dst_dec_bf16(tt_dst_rd16(t, op.drow, c,
+                                                    0xffff)) << 16;
+
+        for (unsigned i = 0; i < 16; i++) {
+            uint32_t v = op.a[op.ra + i][c];
+
+            if (op.fmt_a != TT_FMT_TF32) {
+                v &= 0xffff0000;
+            }
+            if (!(v >> 23 & 0xff)) {
+                v = 0;
+            }
+            if (tt_key(v) > tt_key(m)) {
+                m = v;
+            }
+        }
+        for (unsigned r = 0; r < 4; r++) {
+            if (op.dst32) {
+                tt_dst_wr32(t, op.drow + r, c, r ? 0 : tt_dst_enc_fp32(m));
+            } else {
+                tt_dst_wr16(t, op.drow + r, c,
+                            r ? 0 : tt_dst_enc_bf16(m >> 16));
+            }
+        }
+    }
+    tt_fpu_rows_valid(t, &op, op.drow, 4);
+    return tt_fpu_done(t, thread, tt_gmpool_pool_addr_mode(w),
+                       tt_gmpool_clear_dvalid(w));
+}
+
+/* ------------------------------------------------------------ moves -- */
+
+/*
+ * A Src value written to Dst (MOVA2D.md): exponent-0 values flush to
+ * zero, BF16-style keeps 7 mantissa bits, FP16-style five exponent bits;
+ * TF32 fills a Dst32b word, dest_32b_lo only its low half.
+ */
+static void tt_mov_to_dst(TTTensix *t, TTFpuOp *op, unsigned row,
+                          unsigned col, uint32_t v, bool lo)
+{
+    uint16_t h;
+
+    if (op->flush_src && !(v >> 23 & 0xff)) {
+        v = 0;
+    }
+    h = op->e8 ? tt_dst_enc_bf16(v >> 16)
+               : tt_dst_enc_fp16((v >> 16 & 0x8000) | (v >> 13 & 0x7fff));
+    if (op->fmt_a == TT_FMT_TF32) {
+        tt_dst_wr32(t, row, col, (uint32_t)h << 16 | (v & 0xe000) |
+                    (lo ? h : 0));
+    } else if (lo) {
+        tt_dst_wr32(t, row, col, (tt_dst_rd32(t, row, col, 0) & 0xffff0000) |
+                    h);
+    } else {
+        tt_dst_wr16(t, row, col, h);
+    }
+    tt_dst_set_valid(t, row, op->fmt_a == TT_FMT_TF32 || lo);
+}
+
+static void tt_mov_formats(TTTensix *t, int thread, TTFpuOp *op,
+                           bool a_from_b)
+{
+    tt_fpu_formats(t, thread, op, a_from_b);
+    /* MOVA2D.md: the 8-bit exponent style unless FP16-like */
+    op->e8 = op->fmt_a != TT_FMT_FP16 && op->fmt_a != TT_FMT_FP8 &&
+             op->fmt_a != TT_FMT_BFP8A && op->fmt_a != TT_FMT_BFP4A &&
+             op->fmt_a != TT_FMT_BFP2A && op->fmt_a != TT_FMT_INT8;
+}
+
+static bool tt_mova2d(TTTensix *t, int thread, uint32_t w, bool wait)
+{
+    TTTensixThread *th = &t->th[thread];
+    unsigned n = tt_mova2d_instr_mod(w) & 2 ? 8 : 1;
+    unsigned srow = (tt_mova2d_src(w) + th->rwc.srca) & (0x40 - n);
+    TTFpuOp op;
+
+    if (wait && !tt_bank_ready(t, TT_SRCA)) {
+        trace_tt_tensix_stall(t->tile_x, t->tile_y, thread, "SrcA valid");
+        return false;
+    }
+    tt_mov_formats(t, thread, &op, false);
+    op.drow = tt_fpu_dst_row(t, thread, tt_mova2d_dst(w), n);
+    for (unsigned r = 0; r < n; r++) {
+        for (unsigned c = 0; c < 16; c++) {
+            tt_mov_to_dst(t, &op, op.drow + r, c,
+                          t->src[TT_SRCA].cell[t->src[TT_SRCA].matrix_bank]
+                                              [srow + r][c],
+                          tt_mova2d_dest_32b_lo(w));
+        }
+    }
+    tt_addr_mod(t, thread, tt_mova2d_addr_mode(w), true);
+    return true;
+}
+
+/* MOVA2D (MOVA2D.md): SrcA to Dst, 1 or 8 rows */
+bool tensix_mova2d(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_mova2d(t, thread, w, true);
+}
+
+/* MOVDBGA2D (MOVDBGA2D.md): MOVA2D without waiting for SrcA */
+bool tensix_movdbga2d(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_mova2d(t, thread, w, false);
+}
+
+static bool tt_movb2d(TTTensix *t, int thread, uint32_t w, bool wait)
+{
+    TTTensixThread *th = &t->th[thread];
+    unsigned mod = tt_movb2d_movb2d_instr_mod(w);
+    bool col0 = mod & 1, bcast8 = mod & 2;
+    unsigned n = bcast8 ? 8 : mod & 4 ? 4 : 1;
+    unsigned srow = (tt_movb2d_src(w) + th->rwc.srcb) & (bcast8 ? 0x3f :
+                                                         0x40 - n);
+    TTTensixSrc *sb = &t->src[TT_SRCB];
+    TTFpuOp op;
+
+    if (wait && !tt_bank_ready(t, TT_SRCB)) {
+        trace_tt_tensix_stall(t->tile_x, t->tile_y, thread, "SrcB valid");
+        return false;
+    }
+    tt_mov_formats(t, thread, &op, true);
+    op.drow = tt_fpu_dst_row(t, thread, tt_movb2d_dst(w), n);
+    for (unsigned r = 0; r < n; r++, srow += !bcast8) {
+        for (unsigned c = 0; c < 16; c++) {
+            tt_mov_to_dst(t, &op, op.drow + r, c,
+                          sb->cell[sb->matrix_bank][srow][col0 ? 0 : c],
+                          tt_movb2d_dest_32b_lo(w));
+        }
+    }
+    tt_addr_mod(t, thread, tt_movb2d_addr_mode(w), true);
+    return true;
+}
+
+/* MOVB2D (MOVB2D.md): SrcB to Dst, 1 or 4 rows or one row to 8 */
+bool tensix_movb2d(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_movb2d(t, thread, w, true);
+}
+
+bool tensix_movdbgb2d(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_movb2d(t, thread, w, false);
+}
+
+/*
+ * A Dst value as a Src cell (MOVD2A.md): 32-bit Dst truncates FP32 to
+ * TF32 or BF16, 16-bit Dst holds BF16 or FP16; nothing rounds.
+ */
+static uint32_t tt_dst_to_src(TTTensix *t, TTFpuOp *op, unsigned row,
+                              unsigned col, bool lo)
+{
+    uint32_t d;
+
+    if (op->dst32) {
+        d = tt_dst_rd32(t, row, col, 0);
+        if (lo) {
+            d = d << 16 | (d & 0xffff);
+        }
+        d = tt_dst_dec_fp32(d);
+        return op->fmt_a == TT_FMT_TF32 ? d & 0xffffe000 : d & 0xffff0000;
+    }
+    d = tt_dst_rd16(t, row, col, 0);
+    if (op->e8) {
+        return (uint32_t)tt_dst_dec_bf16(d) << 16;
+    }
+    d = tt_dst_dec_fp16(d);
+    return (d & 0x8000) << 16 | (d & 0x7fff) << 13;
+}
+
+/* MOVD2A / MOVD2B: 1 or 4 Dst rows into the matrix unit's Src bank */
+static bool tt_movd2src(TTTensix *t, int thread, uint32_t w, unsigned which)
+{
+    TTTensixThread *th = &t->th[thread];
+    TTTensixSrc *s = &t->src[which];
+    unsigned n = tt_movd2a_instr_mod(w) & 2 ? 4 : 1;
+    unsigned srow = (tt_movd2a_src(w) + (which ? th->rwc.srcb
+                                               : th->rwc.srca)) & (0x40 - n);
+    TTFpuOp op;
+
+    tt_fpu_formats(t, thread, &op, which == TT_SRCB);
+    op.e8 = op.fmt_a != TT_FMT_FP16 && op.fmt_a != TT_FMT_FP8;
+    op.drow = tt_fpu_dst_row(t, thread, tt_movd2a_dst(w), n);
+    for (unsigned r = 0; r < n; r++) {
+        for (unsigned c = 0; c < 16; c++) {
+            s->cell[s->matrix_bank][srow + r][c] =
+                tt_dst_to_src(t, &op, op.drow + r, c,
+                              tt_movd2a_dest_32b_lo(w));
+        }
+    }
+    tt_addr_mod(t, thread, tt_movd2a_addr_mode(w), true);
+    return true;
+}
+
+/* MOVD2A (MOVD2A.md): Dst to SrcA; it does not wait for the bank */
+bool tensix_movd2a(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_movd2src(t, thread, w, TT_SRCA);
+}
+
+/* MOVD2B (MOVD2B.md): Dst to SrcB */
+bool tensix_movd2b(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_movd2src(t, thread, w, TT_SRCB);
+}
+
+/* MOVB2A: 1 or 4 SrcB rows into SrcA, flushing exponent-0 values */
+bool tensix_movb2a(TTTensix *t, int thread, uint32_t w)
+{
+    TTTensixThread *th = &t->th[thread];
+    TTTensixSrc *sa = &t->src[TT_SRCA], *sb = &t->src[TT_SRCB];
+    unsigned n = tt_movb2a_instr_mod(w) & 2 ? 4 : 1;
+    unsigned ra = (tt_movb2a_srca(w) + th->rwc.srca) & (0x40 - n);
+    unsigned rb = (tt_movb2a_srcb(w) + th->rwc.srcb) & (0x40 - n);
+    bool flush = !TT_CFG(tt_cfgw(t, thread),
+                         ALU_ACC_CTRL_Zero_Flag_disabled_src);
+
+    if (!tt_bank_ready(t, TT_SRCB)) {
+        trace_tt_tensix_stall(t->tile_x, t->tile_y, thread, "SrcB valid");
+        return false;
+    }
+    for (unsigned r = 0; r < n; r++) {
+        for (unsigned c = 0; c < 16; c++) {
+            uint32_t v = sb->cell[sb->matrix_bank][rb + r][c];
+
+            sa->cell[sa->matrix_bank][ra + r][c] =
+                flush && !(v >> 23 & 0xff) ? 0 : v;
+        }
+    }
+    tt_addr_mod(t, thread, tt_movb2a_addr_mode(w), true);
+    return true;
+}
+
+/* TRNSPSRCB (TRNSPSRCB.md): transpose rows 16-31 of SrcB's bank */
+bool tensix_trnspsrcb(TTTensix *t, int thread, uint32_t w)
+{
+    TTTensixSrc *sb = &t->src[TT_SRCB];
+    uint32_t (*m)[TT_ROW_DATUMS] = sb->cell[sb->matrix_bank] + 16;
+
+    if (!tt_bank_ready(t, TT_SRCB)) {
+        trace_tt_tensix_stall(t->tile_x, t->tile_y, thread, "SrcB valid");
+        return false;
+    }
+    for (unsigned i = 0; i < 16; i++) {
+        for (unsigned j = i + 1; j < 16; j++) {
+            uint32_t x = m[i][j];
+
+            m[i][j] = m[j][i];
+            m[j][i] = x;
+        }
+    }
+    return true;
+}
+
+/*
+ * SHIFTXB (SHIFTXB.md): shift one SrcB row by one column, left or
+ * rotating.  SHIFTXA (SHIFTXA.md): shift 16 SrcA rows one column in the
+ * direction of ShiftMode; bit 1 set shifts left.
+ */
+bool tensix_shiftxb(TTTensix *t, int thread, uint32_t w)
+{
+    TTTensixSrc *sb = &t->src[TT_SRCB];
+    unsigned row = (tt_shiftxb_shift_row(w) + t->th[thread].rwc.srcb) & 0x3f;
+    uint32_t *r = sb->cell[sb->matrix_bank][row], first = r[0];
+
+    if (!tt_bank_ready(t, TT_SRCB)) {
+        return false;
+    }
+    memmove(r, r + 1, 15 * sizeof(*r));
+    r[15] = tt_shiftxb_rot_shift(w) ? first : 0;
+    tt_addr_mod(t, thread, tt_shiftxb_addr_mode(w), true);
+    return true;
+}
+
+bool tensix_shiftxa(TTTensix *t, int thread, uint32_t w)
+{
+    TTTensixSrc *sa = &t->src[TT_SRCA];
+    unsigned base = t->th[thread].rwc.srca & 0x30;
+
+    if (!tt_bank_ready(t, TT_SRCA)) {
+        return false;
+    }
+    for (unsigned i = 0; i < 16; i++) {
+        uint32_t *r = sa->cell[sa->matrix_bank][base + i];
+
+        if (tt_shiftxa_shift_mode(w) & 2) {
+            memmove(r, r + 1, 15 * sizeof(*r));
+            r[15] = 0;
+        } else {
+            memmove(r + 1, r, 15 * sizeof(*r));
+            r[0] = 0;
+        }
+    }
+    return true;
+}
+
+/* ----------------------------------------------------------- clears -- */
+
+/*
+ * ZEROACC (ZEROACC.md): clear Dst rows' valid bits (the data stays): one
+ * row, 16 rows (a face; Blackhole picks the thread's Dst half unless
+ * zeroacc_absolute_tile_mode), half or all of Dst.  The 32-bit 16-row
+ * mode with clear_zero_flags sets the rows valid instead.
+ */
+bool tensix_zeroacc(TTTensix *t, int thread, uint32_t w)
+{
+    TTTensixThread *th = &t->th[thread];
+    const uint32_t *c = tt_cfgw(t, thread);
+    unsigned mode = tt_zeroacc_clear_mode(w), where = tt_zeroacc_where(w);
+    bool b32 = tt_zeroacc_use_32_bit_mode(w);
+    unsigned off = th->rwc.dst +
+                   TT_THCFG(th->thread_cfg, DEST_TARGET_REG_CFG_MATH_Offset);
+    bool absolute = TT_CFG(t->cfg[0],
+                           DEST_ACCESS_CFG_zeroacc_absolute_tile_mode);
+    unsigned row, f;
+
+    switch (mode) {
+    case 0:
+        row = (where + off) & TT_RWC_DST_MASK;
+        t->dst_valid[b32 || TT_CFG(c, ALU_ACC_CTRL_Fp32_enabled)
+                     ? tt_dst_adj32(row) : row] = false;
+        break;
+    case 1:
+        if (!b32) {
+            f = where + (!absolute && (off & 512) ? 32 : 0);
+            if (f < 64) {
+                memset(&t->dst_valid[16 * f], 0, 16);
+            }
+            break;
+        }
+        f = where + (!absolute && (off & 0x300) ? 16 : 0);
+        for (unsigned r = 0; r < 16 && f < 32; r++) {
+            t->dst_valid[tt_dst_adj32(16 * f + r)] =
+                tt_zeroacc_clear_zero_flags(w);
+        }
+        break;
+    case 2:
+        memset(&t->dst_valid[512 * (where & 1)], 0, 512);
+        return true;
+    default:
+        memset(t->dst_valid, 0, sizeof(t->dst_valid));
+        return true;
+    }
+    tt_addr_mod(t, thread, tt_zeroacc_addr_mode(w), true);
+    return true;
+}
+
+/* ZEROSRC (ZEROSRC.md): zero Src banks (SrcA can be filled with -inf) */
+bool tensix_zerosrc(TTTensix *t, int thread, uint32_t w)
+{
+    unsigned mask = tt_zerosrc_src_mask(w);
+    uint32_t fill = tt_zerosrc_zero_val(w) ? 0xffffe000 : 0;
+
+    for (unsigned which = 0; which < 2; which++) {
+        TTTensixSrc *s = &t->src[which];
+
+        if (!(mask & BIT(which))) {
+            continue;
+        }
+        for (unsigned b = 0; b < 2; b++) {
+            bool cur = b == (tt_zerosrc_write_mode(w) ? s->matrix_bank
+                                                      : s->unpack_bank);
+            uint32_t v = which == TT_SRCA ? fill : 0;
+
+            if (!tt_zerosrc_bank_mask(w) && !cur) {
+                continue;
+            }
+            for (unsigned r = 0; r < TT_SRC_ROWS; r++) {
+                for (unsigned col = 0; col < TT_ROW_DATUMS; col++) {
+                    s->cell[b][r][col] = v;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+/*
+ * CLEARDVALID (CLEARDVALID.md): hand banks back to the unpackers.  Reset
+ * returns both registers to their power-on ownership.
+ */
+bool tensix_cleardvalid(TTTensix *t, int thread, uint32_t w)
+{
+    unsigned mask = tt_cleardvalid_cleardvalid(w);
+
+    if (tt_cleardvalid_reset(w) & 1) {
+        for (unsigned which = 0; which < 2; which++) {
+            t->src[which].valid = 0;
+            t->src[which].unpack_bank = t->src[which].matrix_bank = 0;
+        }
+        return true;
+    }
+    for (unsigned which = 0; which < 2; which++) {
+        TTTensixSrc *s = &t->src[which];
+
+        if (mask & BIT(which)) {
+            s->valid &= ~BIT(s->matrix_bank);
+            if (!(tt_cleardvalid_reset(w) & 2)) {   /* KeepReadingSameSrc */
+                s->matrix_bank ^= 1;
+            }
+        }
+    }
+    return true;
+}
+
+/* GATESRCRST: resets an operand cache the model does not have */
+bool tensix_gatesrcrst(TTTensix *t, int thread, uint32_t w)
+{
+    return true;
+}
+
+/* CLREXPHIST: clears the packers' exponent histogram, not modelled */
+bool tensix_clrexphist(TTTensix *t, int thread, uint32_t w)
+{
+    return true;
+}
+
+/*
+ * The neutered convolution and pooling instructions (MatrixUnit.md
+ * "Legacy instructions") compute Dst += 0 (MPOOL*: GMPOOL over zeros,
+ * which leaves what Dst holds) but still advance the RWCs.
+ */
+static bool tt_legacy(TTTensix *t, int thread, unsigned addr_mode,
+                      unsigned clear_dvalid)
+{
+    if (!tt_fpu_both_ready(t, thread)) {
+        return false;
+    }
+    return tt_fpu_done(t, thread, addr_mode, clear_dvalid);
+}
+
+bool tensix_conv3s1(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_legacy(t, thread, tt_conv3s1_addr_mode(w),
+                     tt_conv3s1_clear_dvalid(w));
+}
+
+bool tensix_conv3s2(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_legacy(t, thread, tt_conv3s2_addr_mode(w),
+                     tt_conv3s2_clear_dvalid(w));
+}
+
+bool tensix_mfconv3s1(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_legacy(t, thread, tt_mfconv3s1_addr_mode(w),
+                     tt_mfconv3s1_clear_dvalid(w));
+}
+
+bool tensix_apool3s1(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_legacy(t, thread, tt_apool3s1_pool_addr_mode(w),
+                     tt_apool3s1_clear_dvalid(w));
+}
+
+bool tensix_apool3s2(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_legacy(t, thread, tt_apool3s2_pool_addr_mode(w),
+                     tt_apool3s2_clear_dvalid(w));
+}
+
+bool tensix_mpool3s1(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_legacy(t, thread, tt_mpool3s1_pool_addr_mode(w),
+                     tt_mpool3s1_clear_dvalid(w));
+}
+
+bool tensix_mpool3s2(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_legacy(t, thread, tt_mpool3s2_pool_addr_mode(w),
+                     tt_mpool3s2_clear_dvalid(w));
+}
+
+/* ------------------------------------------------------------- RWCs -- */
 
 /* SETRWC (SETRWC.md): set counters, optionally relative to Cr or Dst */
 bool tensix_setrwc(TTTensix *t, int thread, uint32_t w)
@@ -38,11 +1191,7 @@ bool tensix_setrwc(TTTensix *t, int thread, uint32_t w)
     if (bits & 8) {
         r->fidelity = 0;
     }
-    if (tt_setrwc_clear_ab_vld(w)) {
-        /* Src bank hand-back belongs to the matrix unit model */
-        qemu_log_mask(LOG_UNIMP, "x%dy%d tensix T%d: SETRWC Src bank flip "
-                      "not modelled yet\n", t->tile_x, t->tile_y, thread);
-    }
+    tt_fpu_clear_dvalid(t, thread, tt_setrwc_clear_ab_vld(w));
     return true;
 }
 
@@ -73,3 +1222,29 @@ bool tensix_incrwc(TTTensix *t, int thread, uint32_t w)
     return true;
 }
 
+/* ---------------------------------------------------------- monitor -- */
+
+void tt_fpu_dump(TTTensix *t, GString *out)
+{
+    static const char *const name[2] = { "SrcA", "SrcB" };
+    unsigned valid = 0;
+
+    for (unsigned i = 0; i < TT_DST_ROWS; i++) {
+        valid += t->dst_valid[i];
+    }
+    for (unsigned which = 0; which < 2; which++) {
+        TTTensixSrc *s = &t->src[which];
+
+        g_string_append_printf(out, "  %s: bank 0 %s, bank 1 %s; unpacker "
+                               "fills bank %u, matrix unit reads bank %u; "
+                               "formats %u/%u\n", name[which],
+                               s->valid & 1 ? "matrix unit" : "unpackers",
+                               s->valid & 2 ? "matrix unit" : "unpackers",
+                               s->unpack_bank, s->matrix_bank,
+                               s->format[0], s->format[1]);
+    }
+    g_string_append_printf(out, "  Dst: %u of %u rows valid; packer %s "
+                           "(next datum 0x%x, exponent 0x%x)\n", valid,
+                           TT_DST_ROWS, t->packer.open ? "mid-group" : "idle",
+                           t->packer.data, t->packer.exp);
+}

@@ -15,12 +15,24 @@
 
 #include "hw/tenstorrent/tensix.h"
 #include "tt-tensix-isa.h"      /* generated from data/tensix-isa.yaml */
+#include "tt-tensix-config.h"   /* generated from data/tensix-config.yaml */
 
-/* ThreadConfig words (tt-metal blackhole cfg_defines.h THD_STATE) */
-#define TT_TC_CFG_STATE_ID          0   /* CFG_STATE_ID_StateID, bit 0 */
-#define TT_TC_STREAMWAIT_PHASE_HI   57
-#define TT_TC_STREAMWAIT_MSGS_HI    58
-#define TT_TC_STREAM_ID_SYNC        59
+/*
+ * Configuration fields by their cfg_defines.h names: TT_CFG(c, F) reads
+ * field F of config words @c (Config[state]); TT_THCFG(tc, F) and
+ * TT_THCFG_N(tc, F, n) of ThreadConfig words @tc (F with "n" for {n}).
+ */
+#define TT_CFG(c, F) \
+    extract32((c)[TT_CFG_##F##_WORD], TT_CFG_##F##_SHIFT, TT_CFG_##F##_WIDTH)
+#define TT_CFG_AT(c, F, off) \
+    extract32((c)[TT_CFG_##F##_WORD + (off)], TT_CFG_##F##_SHIFT, \
+              TT_CFG_##F##_WIDTH)
+#define TT_THCFG(tc, F) \
+    extract32((tc)[TT_THCFG_##F##_WORD], TT_THCFG_##F##_SHIFT, \
+              TT_THCFG_##F##_WIDTH)
+#define TT_THCFG_N(tc, F, n) \
+    extract32((tc)[TT_THCFG_##F##_WORD + (n)], TT_THCFG_##F##_SHIFT, \
+              TT_THCFG_##F##_WIDTH)
 
 static inline const char *tt_op_name(uint32_t w)
 {
@@ -36,8 +48,132 @@ void G_GNUC_PRINTF(4, 5) tt_tensix_error(TTTensix *t, int thread, uint32_t w,
 /* The configuration state (0 or 1) @thread's instructions use */
 static inline int tt_cfg_state(TTTensix *t, int thread)
 {
-    return t->th[thread].thread_cfg[TT_TC_CFG_STATE_ID] & 1;
+    return TT_THCFG(t->th[thread].thread_cfg, CFG_STATE_ID_StateID);
 }
+
+/* The config words @thread's instructions read */
+static inline const uint32_t *tt_cfgw(TTTensix *t, int thread)
+{
+    return t->cfg[tt_cfg_state(t, thread)];
+}
+
+/* ------------------------------------------------------ data formats -- */
+
+/* Format codes (tt-metal tensix_types.h DataFormat, low 4 bits) */
+enum {
+    TT_FMT_FP32 = 0, TT_FMT_FP16 = 1, TT_FMT_BFP8A = 2, TT_FMT_BFP4A = 3,
+    TT_FMT_TF32 = 4, TT_FMT_BF16 = 5, TT_FMT_BFP8 = 6, TT_FMT_BFP4 = 7,
+    TT_FMT_INT32 = 8, TT_FMT_INT16 = 9, TT_FMT_FP8 = 10, TT_FMT_BFP2A = 11,
+    TT_FMT_INT8 = 14, TT_FMT_BFP2 = 15,
+};
+
+/* Bits per datum in L1, or 0 for a code that is no format */
+unsigned tt_fmt_bits(unsigned fmt);
+bool tt_fmt_is_bfp(unsigned fmt);
+
+/*
+ * Dst holds 16-bit values shuffled to {sign, mantissa, exponent} and
+ * 32-bit ones as the shuffled high half over the low mantissa bits
+ * (Dst.md "Data type bit layout").
+ */
+static inline uint16_t tt_dst_enc_bf16(uint16_t x)
+{
+    return (x & 0x8000) | (x & 0x7f) << 8 | (x >> 7 & 0xff);
+}
+
+static inline uint16_t tt_dst_dec_bf16(uint16_t r)
+{
+    return (r & 0x8000) | (r & 0xff) << 7 | (r >> 8 & 0x7f);
+}
+
+static inline uint16_t tt_dst_enc_fp16(uint16_t x)
+{
+    return (x & 0x8000) | (x & 0x3ff) << 5 | (x >> 10 & 0x1f);
+}
+
+static inline uint16_t tt_dst_dec_fp16(uint16_t r)
+{
+    return (r & 0x8000) | (r & 0x1f) << 10 | (r >> 5 & 0x3ff);
+}
+
+static inline uint32_t tt_dst_enc_fp32(uint32_t x)
+{
+    return (uint32_t)tt_dst_enc_bf16(x >> 16) << 16 | (x & 0xffff);
+}
+
+static inline uint32_t tt_dst_dec_fp32(uint32_t r)
+{
+    return (uint32_t)tt_dst_dec_bf16(r >> 16) << 16 | (r & 0xffff);
+}
+
+/* Dst32b row @row lives in DstBits rows adj and adj + 8 (Dst.md) */
+static inline unsigned tt_dst_adj32(unsigned row)
+{
+    return ((row & 0x1f8) << 1) | (row & 0x207);
+}
+
+/* Raw Dst accesses; an invalid row reads as @inval */
+static inline uint16_t tt_dst_rd16(TTTensix *t, unsigned row, unsigned col,
+                                   uint16_t inval)
+{
+    return t->dst_valid[row] ? t->dst[row][col] : inval;
+}
+
+static inline uint32_t tt_dst_rd32(TTTensix *t, unsigned row, unsigned col,
+                                   uint32_t inval)
+{
+    unsigned a = tt_dst_adj32(row);
+
+    return t->dst_valid[a] ? (uint32_t)t->dst[a][col] << 16 | t->dst[a + 8][col]
+                           : inval;
+}
+
+static inline void tt_dst_wr16(TTTensix *t, unsigned row, unsigned col,
+                               uint16_t v)
+{
+    t->dst[row][col] = v;
+}
+
+static inline void tt_dst_wr32(TTTensix *t, unsigned row, unsigned col,
+                               uint32_t v)
+{
+    unsigned a = tt_dst_adj32(row);
+
+    t->dst[a][col] = v >> 16;
+    t->dst[a + 8][col] = v;
+}
+
+/* A written Dst row becomes valid (32-bit: the high half's flag only) */
+static inline void tt_dst_set_valid(TTTensix *t, unsigned row, bool dst32)
+{
+    t->dst_valid[dst32 ? tt_dst_adj32(row) : row] = true;
+}
+
+/*
+ * Unpacker conversion (UNPACR_Regular.md FormatConversion) of datum @raw
+ * with shared exponent @exp, into a Src cell or (@to_dst) a raw Dst
+ * value; false if the combination is undefined.
+ */
+bool tt_fmt_unpack(unsigned in, unsigned out, uint32_t raw, uint8_t exp,
+                   bool to_dst, bool int8_unsigned, bool fp8_e4m3,
+                   uint32_t *val);
+
+/* Packer conversions (Packers/FormatConversion.md), see tensix-formats.c */
+typedef struct TTPackFormat {
+    unsigned in, out;           /* In_data_format (= Dstacc), Out */
+    bool dst32;                 /* Read_32b_data */
+    bool read_unsigned, round_10b, fp8_e4m3;
+    unsigned relu_mode, relu_threshold;
+} TTPackFormat;
+
+bool tt_fmt_pack_supported(const TTPackFormat *f);
+uint32_t tt_fmt_pack(const TTPackFormat *f, uint32_t raw);
+/* One BFP block: 16 BF16 patterns -> @bits-bit codes at @out, exponent */
+uint8_t tt_fmt_bfp_block(const uint16_t v[16], unsigned bits, uint8_t *out);
+/* L1 accumulation of @new onto @old in format @fmt (FP32, FP16, BF16) */
+uint32_t tt_fmt_l1_acc(unsigned fmt, uint32_t old, uint32_t new);
+
+/* ------------------------------------------------------- unit glue -- */
 
 /* tensix-config.c: write config word @reg of @state (globals: both) */
 void tt_cfg_write(TTTensix *t, int state, uint32_t reg, uint32_t val);
@@ -61,7 +197,17 @@ extern const MemoryRegionOps tt_tensix_mopcfg_ops;  /* tensix-frontend.c */
 extern const MemoryRegionOps tt_tensix_gpr_ops;     /* tensix-thcon.c */
 extern const MemoryRegionOps tt_tensix_cfg_ops;     /* tensix-config.c */
 
-/* Monitor: a thread's front-end state */
+/* tensix-fpu.c: hand Src @which (0 A, 1 B) bank back to the unpackers */
+void tt_fpu_release(TTTensix *t, int thread, unsigned which);
+/* tensix-unpack.c: bank @bank of Src @which now belongs to the FPU */
+void tt_unpack_flip(TTTensix *t, unsigned which, unsigned fmt);
+
+/* tensix.c: write @len bytes of L1 from the coprocessor (packers) */
+bool tt_tensix_l1_write(TTTensix *t, uint32_t addr, const void *buf,
+                        uint32_t len);
+
+/* Monitor: a thread's front-end state, the datapath's state */
 void tt_tensix_frontend_dump(TTTensix *t, int thread, GString *out);
+void tt_fpu_dump(TTTensix *t, GString *out);
 
 #endif

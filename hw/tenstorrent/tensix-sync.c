@@ -48,6 +48,21 @@ void tt_sync_sem_update(TTTensix *t, uint32_t sems, int delta)
     }
 }
 
+/*
+ * STALLWAIT's conditions (STALLWAIT.md): every unit finishes each
+ * instruction before the next one is considered, so the busy conditions
+ * (C0-C4, C9-C12) hold at once; C5-C8 follow Src bank ownership.
+ */
+static bool tt_stallwait_holds(TTTensix *t, uint32_t cond)
+{
+    TTTensixSrc *a = &t->src[0], *b = &t->src[1];
+
+    return ((cond & BIT(5)) && (a->valid & BIT(a->unpack_bank))) ||
+           ((cond & BIT(6)) && (b->valid & BIT(b->unpack_bank))) ||
+           ((cond & BIT(7)) && !(a->valid & BIT(a->matrix_bank))) ||
+           ((cond & BIT(8)) && !(b->valid & BIT(b->matrix_bank)));
+}
+
 bool tt_sync_latch_holds(TTTensix *t, TTTensixLatch *l)
 {
     uint32_t v;
@@ -60,13 +75,7 @@ bool tt_sync_latch_holds(TTTensix *t, TTTensixLatch *l)
                          ? TT_STREAM_NUM_MSGS_RECEIVED : TT_STREAM_CURR_PHASE]);
         return v < l->target;
     default:
-        /*
-         * STALLWAIT: every unit finishes each instruction before the next
-         * one is considered, so the busy conditions (C0-C4, C9-C12) hold
-         * at once; C5-C8 (Src bank ownership) belong to the unpacker and
-         * matrix unit models, which do not exist yet: satisfied too.
-         */
-        return false;
+        return tt_stallwait_holds(t, l->cond);
     }
 }
 
@@ -107,11 +116,10 @@ bool tensix_streamwait(TTTensix *t, int thread, uint32_t w)
     uint32_t sel = tt_streamwait_wait_stream_sel(w);
 
     tt_latch(t, thread, w, tt_streamwait_target_sel(w));
-    l->stream = th->thread_cfg[TT_TC_STREAM_ID_SYNC + sel] & 0x3f;
-    l->target = (th->thread_cfg[l->cond ? TT_TC_STREAMWAIT_MSGS_HI
-                                        : TT_TC_STREAMWAIT_PHASE_HI] &
-                 (l->cond ? 0x7f : 0x3ff)) << 10 |
-                tt_streamwait_target_value(w);
+    l->stream = TT_THCFG_N(th->thread_cfg, STREAM_ID_SYNC_SECn_BankSel, sel);
+    l->target = (l->cond ? TT_THCFG(th->thread_cfg, STREAMWAIT_NUM_MSGS_HI_Val)
+                         : TT_THCFG(th->thread_cfg, STREAMWAIT_PHASE_HI_Val))
+                << 10 | tt_streamwait_target_value(w);
     return true;
 }
 

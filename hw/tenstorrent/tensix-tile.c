@@ -152,6 +152,8 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
 
     qdev_prop_set_uint8(DEVICE(&t->tensix), "x", t->x);
     qdev_prop_set_uint8(DEVICE(&t->tensix), "y", t->y);
+    object_property_set_link(OBJECT(&t->tensix), "l1", OBJECT(&t->l1),
+                             &error_abort);
     if (!sysbus_realize(SYS_BUS_DEVICE(&t->tensix), errp)) {
         return false;
     }

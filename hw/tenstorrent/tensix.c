@@ -54,6 +54,7 @@ void tt_tensix_dump(TTTensix *t, GString *out)
     for (int i = 0; i < TT_TENSIX_THREADS; i++) {
         tt_tensix_frontend_dump(t, i, out);
     }
+    tt_fpu_dump(t, out);
 }
 
 /* True if a thread holds instructions at its gate */
@@ -79,11 +80,25 @@ void tt_tensix_map(TTTensix *t, int role, MemoryRegion *root)
     memory_region_add_subregion(root, TT_TENSIX_MOPCFG_BASE, &p->mopcfg);
 }
 
+bool tt_tensix_l1_write(TTTensix *t, uint32_t addr, const void *buf,
+                        uint32_t len)
+{
+    /* through the tile's address space: stores onto code invalidate it */
+    return address_space_write(t->view_as, addr, MEMTXATTRS_UNSPECIFIED, buf,
+                               len) == MEMTX_OK;
+}
+
 static void tt_tensix_realize(DeviceState *dev, Error **errp)
 {
     TTTensix *t = TT_TENSIX(dev);
     Object *o = OBJECT(t);
 
+    if (!t->l1_mr) {
+        error_setg(errp, "tt-tensix: link 'l1' (the tile's L1) not set");
+        return;
+    }
+    t->l1 = memory_region_get_ram_ptr(t->l1_mr);
+    t->l1_size = memory_region_size(t->l1_mr);
     qemu_mutex_init(&t->lock);
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         TTTensixPort *p = &t->port[r];
@@ -121,6 +136,11 @@ static void tt_tensix_reset_hold(Object *obj, ResetType type)
     memset(t->cfg, 0, sizeof(t->cfg));
     memset(t->unimp, 0, sizeof(t->unimp));
     memset(t->wait_kind, -1, sizeof(t->wait_kind));
+    memset(t->src, 0, sizeof(t->src));
+    memset(t->dst, 0, sizeof(t->dst));
+    /* every Dst row reads as written at reset, as ttsim has it */
+    memset(t->dst_valid, true, sizeof(t->dst_valid));
+    memset(&t->packer, 0, sizeof(t->packer));
 }
 
 static const VMStateDescription vmstate_tt_tensix = {
@@ -139,6 +159,8 @@ static const VMStateDescription vmstate_tt_tensix = {
 static const Property tt_tensix_props[] = {
     DEFINE_PROP_UINT8("x", TTTensix, tile_x, 0),
     DEFINE_PROP_UINT8("y", TTTensix, tile_y, 0),
+    DEFINE_PROP_LINK("l1", TTTensix, l1_mr, TYPE_MEMORY_REGION,
+                     MemoryRegion *),
 };
 
 static void tt_tensix_class_init(ObjectClass *klass, const void *data)

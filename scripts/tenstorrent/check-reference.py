@@ -132,6 +132,63 @@ def check_isa(project, ref):
             ok(same, "tensix-isa.yaml: %s.%s at %s" % (name, arg, bits))
 
 
+# Fields where tensix-config.yaml (cfg_defines.h) and ttsim's table differ on
+# purpose (hw/tenstorrent/data/tensix-config.yaml)
+CONFIG_KNOWN = {
+    # cfg_defines.h gives the tile descriptor a 128-bit mask (words 64-67 /
+    # 112-115); ttsim lists only its first 32-bit word.
+    ("cfg", "THCON_SEC0_REG0_TileDescriptor"): "128 bits in cfg_defines.h",
+    ("cfg", "THCON_SEC1_REG0_TileDescriptor"): "128 bits in cfg_defines.h",
+}
+
+# ttsim's tensix_regs.json key -> tensix-config.yaml's
+CONFIG_SPACES = {"thread_cfg": "thread_config", "cfg": "config"}
+
+
+def config_fields(entries):
+    """name -> (word, shift, width), expanding {n} + count entries."""
+    out = {}
+    for e in entries:
+        for i in range(e.get("count", 1)):
+            name = e["name"].replace("{n}", str(i)) if "count" in e \
+                else e["name"]
+            out[name] = (e["word"] + i, e["shift"], e["width"])
+    return out
+
+
+def check_config(project, ref):
+    ours = yaml.safe_load(open(os.path.join(
+        project, "hw/tenstorrent/data/tensix-config.yaml")))
+    theirs = json.load(open(os.path.join(ref, "tensix_regs.json")))
+    for key, space in sorted(CONFIG_SPACES.items(), reverse=True):
+        mine = config_fields(ours[space])
+        seen = set()
+        for word, fields in sorted(theirs[key].items(),
+                                   key=lambda kv: int(kv[0])):
+            for t in sorted(fields, key=lambda f: f["shift"]):
+                want = (int(word), t["shift"], t["size"])
+                got = mine.get(t["name"])
+                seen.add(t["name"])
+                why = CONFIG_KNOWN.get((key, t["name"]))
+                if why is not None:
+                    # ttsim's bits must still lie inside ours
+                    ok(got is not None and got[0] == want[0] and
+                       got[1] <= want[1] and
+                       want[1] + want[2] <= got[1] + got[2],
+                       "tensix-config.yaml: %s.%s differs from ttsim on "
+                       "purpose (%s)" % (space, t["name"], why))
+                    continue
+                ok(got == want, "tensix-config.yaml: %s.%s at word %d "
+                   "bits %d+%d" % (space, t["name"], want[0], want[1],
+                                   want[2]))
+        extra = sorted(set(mine) - seen, key=lambda n: mine[n])
+        for name in extra:
+            print("# tensix-config.yaml: %s.%s (word %d bits %d+%d) is not "
+                  "in ttsim's table" % ((space, name) + mine[name]))
+        print("# tensix-config.yaml: %s has %d fields, %d not in ttsim's "
+              "table" % (space, len(mine), len(extra)))
+
+
 def main():
     project = sys.argv[1]
     ref = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
@@ -146,6 +203,7 @@ def main():
     check_registers(project, ref, "include/hw/tenstorrent/niu.h",
                     "noc_regs", {})
     check_isa(project, ref)
+    check_config(project, ref)
     print("1..%d" % n)
     return 0
 

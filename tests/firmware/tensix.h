@@ -15,7 +15,8 @@
 #define TT_MOP_CFG(maskhi)  TT_OP(0x03, (maskhi))
 #define TT_REPLAY(start, len, exec, load) \
     TT_OP(0x04, (start) << 14 | (len) << 4 | (exec) << 1 | (load))
-#define TT_MVMUL        TT_OP(0x26, 0)
+/* SETASHRMV: a legacy instruction with no documented effect */
+#define TT_SETASHRMV    TT_OP(0x1c, 0)
 /* GPR half (2n: low, 2n + 1: high half of GPR n) = v16 */
 #define TT_SETDMAREG16(half, v) \
     TT_OP(0x45, ((v) >> 14) << 22 | ((v) & 0x3fff) << 8 | (half))

@@ -40,6 +40,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTTensix, TT_TENSIX)
 #define TT_TENSIX_MOP_CFG       9
 #define TT_TENSIX_REPLAY        32
 #define TT_TENSIX_PCBUF_DEPTH   16      /* PCBufs.md: 16 words per buffer */
+#define TT_SRC_ROWS             64      /* SrcASrcB.md: 2 banks of 64 x 16 */
+#define TT_DST_ROWS             1024    /* Dst.md: 1024 x 16 16-bit cells */
+#define TT_ROW_DATUMS           16
 
 /* Core-local windows (BlackholeA0/TensixTile/BabyRISCV/README.md) */
 #define TT_TENSIX_GPR_BASE      0xffe00000u
@@ -86,6 +89,29 @@ typedef struct TTTensixRwc {
     uint8_t srca, srca_cr, srcb, srcb_cr, fidelity;
 } TTTensixRwc;
 
+/*
+ * SrcA or SrcB (SrcASrcB.md): two banks of 64 x 16 19-bit cells.  A cell
+ * is kept in FP32 order (sign 31, exponent 30:23, mantissa 22:13, bits
+ * 12:0 zero), as ttsim keeps it, rather than the documentation's shuffled
+ * {sign, mantissa, exponent}: only a bit cast could tell them apart.
+ */
+typedef struct TTTensixSrc {
+    uint32_t cell[2][TT_SRC_ROWS][TT_ROW_DATUMS];
+    uint8_t valid;              /* bit b: bank b belongs to the matrix unit */
+    uint8_t unpack_bank;        /* Unpackers[i].SrcBank */
+    uint8_t matrix_bank;        /* MatrixUnit.SrcABank / SrcBBank */
+    uint8_t format[2];          /* each bank's implied format (unpacker's) */
+    uint8_t row[3];             /* Unpackers[i].SrcRow[thread] */
+    uint8_t context[3];         /* Unpackers[i].ContextCounter[thread] */
+} TTTensixSrc;
+
+/* The packer's output state between PACRs (PACR.md, Packers/) */
+typedef struct TTTensixPacker {
+    bool open;                  /* a PACR without Last started a group */
+    uint32_t data, exp;         /* L1 bytes of the next datum, exponent */
+    uint8_t tpg_x, tpg_y, tpg_z;    /* edge-mask tile position */
+} TTTensixPacker;
+
 /* Why a core is halted by the coprocessor, released when it clears */
 enum {
     TT_WAIT_FIFO,               /* its push found the FIFO full */
@@ -131,6 +157,15 @@ struct TTTensix {
     uint8_t wait_thread[TT_CORES_PER_TILE];
     uint32_t cfg[2][TT_TENSIX_CFG_WORDS];
     uint64_t unimp[256];        /* decoded but not executed, per opcode */
+
+    /* the datapath's register files (MatrixUnit.md) */
+    TTTensixSrc src[2];         /* SrcA, SrcB */
+    uint16_t dst[TT_DST_ROWS][TT_ROW_DATUMS];   /* DstBits (Dst.md) */
+    bool dst_valid[TT_DST_ROWS];                /* DstRowValid */
+    TTTensixPacker packer;
+    MemoryRegion *l1_mr;        /* link "l1": the tile's L1, RAM */
+    uint8_t *l1;                /* its host memory (reads only) */
+    uint32_t l1_size;
 
     struct TTSpinTile *spin;    /* wakes the tile's parked cores */
     struct TTNocOverlay *overlay;   /* stream registers, for STREAMWAIT */

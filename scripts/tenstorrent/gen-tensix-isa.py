@@ -2,6 +2,11 @@
 """Generate the Tensix instruction table from hw/tenstorrent/data/tensix-isa.yaml.
 
     gen-tensix-isa.py INPUT.yaml OUTPUT.h
+    gen-tensix-isa.py --encoders INPUT.yaml OUTPUT.h
+
+With --encoders the header holds only TT_ENC_<NAME>(field, ...) macros that
+build an instruction word from its fields, most significant first (as
+tt-llk's TT_OP_* take them), in plain C for RV32 firmware and host tests.
 
 The header gives, for every opcode: TT_OP_<NAME>, one accessor per operand
 field (tt_<name>_<field>(word)), the prototype of its handler
@@ -74,7 +79,29 @@ def block_groups(groups, names):
     return block
 
 
+def encoders(src, by_op):
+    """TT_ENC_<NAME>(fields...) word builders; a field's excess bits are cut."""
+    out = ["/* Generated from %s by gen-tensix-isa.py --encoders: do not "
+           "edit. */" % src, "#ifndef TT_TENSIX_ENC_H",
+           "#define TT_TENSIX_ENC_H", ""]
+    for op in sorted(by_op):
+        ins = by_op[op]
+        fields = sorted(ins.get("fields") or [], key=lambda f: -f["lsb"])
+        args = ", ".join(f["name"] for f in fields)
+        body = " | ".join(["0x%02xu << 24" % op] + [
+            "(((unsigned)(%s) & 0x%xu) << %d)" % (f["name"],
+                                                 (1 << f["width"]) - 1,
+                                                 f["lsb"]) for f in fields])
+        out.append("#define TT_ENC_%s(%s) \\\n    (%s)" % (ins["name"], args,
+                                                     body))
+    out += ["", "#endif"]
+    return out
+
+
 def main():
+    enc = sys.argv[1] == "--encoders"
+    if enc:
+        del sys.argv[1]
     src, dst = sys.argv[1], sys.argv[2]
     data = yaml.safe_load(open(src))
     insns = data.get("instructions") or fail("no instructions")
@@ -86,6 +113,9 @@ def main():
         by_op[ins["opcode"]] = ins
         by_name.add(ins["name"])
     block = block_groups(data.get("wait_block_groups") or {}, by_name)
+    if enc:
+        open(dst, "w").write("\n".join(encoders(src, by_op)) + "\n")
+        return
     out = ["/* Generated from %s by gen-tensix-isa.py: do not edit. */" % src,
            "#ifndef TT_TENSIX_ISA_H", "#define TT_TENSIX_ISA_H", "",
            "#include \"qemu/bitops.h\"", ""]

@@ -141,34 +141,21 @@ static void tt_enqueue(TTTensix *t, int thread, uint32_t w)
     th->queue[(th->head + th->count) % TT_TENSIX_QUEUE] =
         (TTTensixQueued) { .insn = w };
     th->count++;
+    th->enqueued++;
 }
 
-/* The coprocessor whose threads this host thread is running, if any */
-static __thread TTTensix *tt_running;
-
-/* Run every thread as far as its gate allows; true if anything ran */
-bool tt_tensix_run(TTTensix *t)
+/*
+ * A pushed word has produced all its instructions (since @enq0 were
+ * enqueued): the push is done when the last of them executes, or now.
+ */
+static void tt_word_done(TTTensixThread *th, uint64_t enq0)
 {
-    bool any = false, progress = true;
-
-    tt_running = t;
-    while (progress) {
-        progress = false;
-        for (int i = 0; i < TT_TENSIX_THREADS; i++) {
-            TTTensixThread *th = &t->th[i];
-
-            while (th->count && tt_execute(t, i, th->queue[th->head].insn)) {
-                if (th->queue[th->head].ends_push) {
-                    th->pushes--;
-                }
-                th->head = (th->head + 1) % TT_TENSIX_QUEUE;
-                th->count--;
-                progress = any = true;
-            }
-        }
+    if (th->enqueued != enq0 && th->dequeued < th->enqueued) {
+        th->queue[(th->head + th->count - 1) % TT_TENSIX_QUEUE].ends_push =
+            true;
+    } else {
+        th->pushes--;
     }
-    tt_running = NULL;
-    return any;
 }
 
 /* ------------------------------------------------ replay and MOP stages -- */
@@ -211,85 +198,174 @@ static bool tt_is_nop(uint32_t w)
     return w >> 24 == TT_OP_NOP;
 }
 
-/* Template 0 (MOPExpander.md): a masked loop of A0..A3 and B */
-static void tt_mop_template0(TTTensix *t, int thread, uint32_t count,
-                             uint32_t mask)
+/*
+ * Word @j of outer iteration @o of an expansion, false past its end.
+ * Template 0 (MOPExpander.md): a masked loop of A0..A3 and B, or of the
+ * skip instructions.  Template 1: StartOp, InnerCount loop ops (toggling
+ * with LoopOp1; the last replaced by Loop0Last in the last outer
+ * iteration and by Loop1Last in the others), EndOp0, EndOp1; NOPs among
+ * the start and end ops are not emitted.
+ */
+static bool tt_mop_word(TTTensixMop *m, uint32_t o, uint32_t j, uint32_t *w)
 {
-    uint32_t *c = t->th[thread].mop_cfg;
-    bool has_b = c[1] & 1, has_a123 = c[1] & 2;
+    const uint32_t *c = m->cfg;
+    uint32_t seq[6];
+    unsigned n = 0;
 
-    for (uint32_t i = 0; i <= count; i++) {
-        if (i < 32 && (mask & BIT(i))) {
-            tt_replay_stage(t, thread, c[7]);
-            if (has_b) {
-                tt_replay_stage(t, thread, c[8]);
+    if (m->tmpl == 0) {
+        if (o < 32 && (m->mask & BIT(o))) {
+            seq[n++] = c[7];
+            if (c[1] & 1) {
+                seq[n++] = c[8];
             }
-            continue;
+        } else {
+            seq[n++] = c[3];
+            for (int a = 4; a <= 6 && (c[1] & 2); a++) {
+                seq[n++] = c[a];
+            }
+            if (c[1] & 1) {
+                seq[n++] = c[2];
+            }
         }
-        tt_replay_stage(t, thread, c[3]);
-        for (int a = 4; a <= 6 && has_a123; a++) {
-            tt_replay_stage(t, thread, c[a]);
+        *w = j < n ? seq[j] : 0;
+        return j < n;
+    }
+    if (!tt_is_nop(c[2]) && j-- == 0) {
+        *w = c[2];
+        return true;
+    }
+    if (j < m->inner) {
+        *w = !tt_is_nop(c[6]) && (j & 1) ? c[6] : c[5];
+        if (j == m->inner - 1) {
+            *w = o == m->outer - 1 ? c[7] : c[8];
         }
-        if (has_b) {
-            tt_replay_stage(t, thread, c[2]);
+        return true;
+    }
+    j -= m->inner;
+    for (int e = 3; e <= 4; e++) {
+        if (!tt_is_nop(c[e]) && j-- == 0) {
+            *w = c[e];
+            return true;
         }
+    }
+    return false;
+}
+
+static bool tt_mop_next(TTTensixMop *m, uint32_t *w)
+{
+    while (m->i < m->outer) {
+        if (tt_mop_word(m, m->i, m->j, w)) {
+            m->j++;
+            return true;
+        }
+        m->i++;
+        m->j = 0;
+    }
+    m->active = false;
+    return false;
+}
+
+/* MOP: start an expansion from the configuration as it is now */
+static void tt_mop_start(TTTensixThread *th, uint32_t w)
+{
+    TTTensixMop *m = &th->mop;
+
+    *m = (TTTensixMop) { .active = true, .tmpl = tt_mop_mop_type(w) };
+    memcpy(m->cfg, th->mop_cfg, sizeof(m->cfg));
+    if (!m->tmpl) {
+        m->outer = tt_mop_loop_count(w) + 1;
+        m->mask = th->mop_mask_hi << 16 | tt_mop_zmask_lo16_or_loop_count(w);
+        return;
+    }
+    m->outer = m->cfg[0] & 0x7f;
+    m->inner = m->cfg[1] & 0x7f;
+    /* hardware quirk: 129 outer iterations */
+    if (m->outer == 1 && tt_is_nop(m->cfg[2]) && m->inner == 0 &&
+        !tt_is_nop(m->cfg[3])) {
+        m->outer += 128;
+    }
+    if (!tt_is_nop(m->cfg[6])) {
+        m->inner *= 2;          /* alternating LoopOp and LoopOp1 */
     }
 }
 
-/* Template 1 (MOPExpander.md): nested loops for matmul */
-static void tt_mop_template1(TTTensix *t, int thread)
-{
-    uint32_t *c = t->th[thread].mop_cfg;
-    uint32_t outer = c[0] & 0x7f, inner = c[1] & 0x7f;
-    bool toggle = !tt_is_nop(c[6]);
-
-    /* hardware quirk (5.1): 129 outer iterations */
-    if (outer == 1 && tt_is_nop(c[2]) && inner == 0 && !tt_is_nop(c[3])) {
-        outer += 128;
-    }
-    if (toggle) {
-        inner *= 2;
-    }
-    for (uint32_t o = 0; o < outer; o++) {
-        if (!tt_is_nop(c[2])) {
-            tt_replay_stage(t, thread, c[2]);
-        }
-        for (uint32_t i = 0; i < inner; i++) {
-            uint32_t op = toggle && (i & 1) ? c[6] : c[5];
-
-            if (i == inner - 1) {
-                op = o == outer - 1 ? c[7] : c[8];
-            }
-            tt_replay_stage(t, thread, op);
-        }
-        for (int e = 3; e <= 4; e++) {
-            if (!tt_is_nop(c[e])) {
-                tt_replay_stage(t, thread, c[e]);
-            }
-        }
-    }
-}
-
-static void tt_mop_stage(TTTensix *t, int thread, uint32_t w)
+/*
+ * Move words along while the queue has room for a replay's worth: from
+ * the MOP expander, else from the FIFO into the MOP stage.
+ */
+static bool tt_pump(TTTensix *t, int thread)
 {
     TTTensixThread *th = &t->th[thread];
+    bool any = false;
+    uint32_t w;
 
-    switch (w >> 24) {
-    case TT_OP_MOP_CFG:
-        th->mop_mask_hi = tt_mop_cfg_zmask_hi16(w);
-        break;
-    case TT_OP_MOP:
-        if (tt_mop_mop_type(w)) {
-            tt_mop_template1(t, thread);
+    while (th->count + 2 * TT_TENSIX_REPLAY <= TT_TENSIX_QUEUE) {
+        if (th->mop.active) {
+            if (tt_mop_next(&th->mop, &w)) {
+                tt_replay_stage(t, thread, w);
+            } else {
+                tt_word_done(th, th->mop_enq);
+            }
+        } else if (th->fifo_count) {
+            uint64_t enq0 = th->enqueued;
+
+            w = th->fifo[th->fifo_head];
+            th->fifo_head = (th->fifo_head + 1) % TT_TENSIX_FIFO;
+            th->fifo_count--;
+            if (w >> 24 == TT_OP_MOP) {
+                tt_mop_start(th, w);
+                th->mop_enq = enq0;
+            } else if (w >> 24 == TT_OP_MOP_CFG) {
+                th->mop_mask_hi = tt_mop_cfg_zmask_hi16(w);
+                tt_word_done(th, enq0);
+            } else {
+                tt_replay_stage(t, thread, w);
+                tt_word_done(th, enq0);
+            }
         } else {
-            tt_mop_template0(t, thread, tt_mop_loop_count(w),
-                             th->mop_mask_hi << 16 |
-                             tt_mop_zmask_lo16_or_loop_count(w));
+            break;
         }
-        break;
-    default:
-        tt_replay_stage(t, thread, w);
+        any = true;
     }
+    return any;
+}
+
+/* The coprocessor whose threads this host thread is running, if any */
+static __thread TTTensix *tt_running;
+
+/* Run every thread as far as its gate allows; true if anything ran */
+bool tt_tensix_run(TTTensix *t)
+{
+    bool any = false, progress = true;
+
+    tt_running = t;
+    while (progress) {
+        progress = false;
+        for (int i = 0; i < TT_TENSIX_THREADS; i++) {
+            TTTensixThread *th = &t->th[i];
+
+            while (th->count && tt_execute(t, i, th->queue[th->head].insn)) {
+                if (th->queue[th->head].ends_push) {
+                    th->pushes--;
+                }
+                th->head = (th->head + 1) % TT_TENSIX_QUEUE;
+                th->count--;
+                th->dequeued++;
+                progress = any = true;
+            }
+            if (tt_pump(t, i)) {
+                progress = any = true;
+            }
+        }
+    }
+    tt_running = NULL;
+    return any;
+}
+
+/* Nothing of the thread waits in the FIFO or the MOP expander */
+static bool tt_expander_idle(TTTensixThread *th)
+{
+    return !th->fifo_count && !th->mop.active;
 }
 
 /* ------------------------------------------------------------- pushes -- */
@@ -306,13 +382,16 @@ static bool tt_wait_done(TTTensix *t, int kind, int thread)
     case TT_WAIT_FIFO:
         return th->pushes <= TT_TENSIX_FIFO_SOFT;
     case TT_WAIT_SYNC:          /* no instruction of the thread in flight */
-        return th->count == 0;
+        return th->count == 0 && tt_expander_idle(th);
+    case TT_WAIT_MOP:
+        return tt_expander_idle(th);
     case TT_WAIT_PCBUF:
         return th->pcbuf_count > 0;
     case TT_WAIT_PCBUF_FULL:
         return th->pcbuf_count < TT_TENSIX_PCBUF_DEPTH;
     default:                    /* BARRIER (PCBufs.md) */
         return th->pcbuf_count == 0 && th->count == 0 &&
+               tt_expander_idle(th) &&
                t->wait_kind[TT_TRISC0 + thread] == TT_WAIT_PCBUF;
     }
 }
@@ -369,21 +448,25 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
                     bool before_mop)
 {
     TTTensixThread *th = &t->th[thread];
-    uint32_t queued;
+    uint64_t enq0;
     bool ran;
 
     WITH_QEMU_LOCK_GUARD(&t->lock) {
         trace_tt_tensix_push(t->tile_x, t->tile_y, thread, tt_op_name(w), w);
-        queued = th->count;
-        if (before_mop) {
-            tt_mop_stage(t, thread, w);
-        } else {
-            tt_replay_stage(t, thread, w);
+        if (before_mop && th->fifo_count == TT_TENSIX_FIFO) {
+            /* only a push that halts no core (qtest, gdb) gets here */
+            qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d tensix T%d: instruction "
+                          "FIFO full: 0x%08x dropped\n", t->tile_x,
+                          t->tile_y, thread, w);
+            return;
         }
-        if (th->count > queued) {
-            th->queue[(th->head + th->count - 1) % TT_TENSIX_QUEUE].ends_push
-                = true;
-            th->pushes++;
+        th->pushes++;
+        if (before_mop) {
+            th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] = w;
+        } else {                /* BRISC: after the MOP expander */
+            enq0 = th->enqueued;
+            tt_replay_stage(t, thread, w);
+            tt_word_done(th, enq0);
         }
         ran = tt_tensix_run(t);
         tt_tensix_release_waiters(t);
@@ -505,11 +588,14 @@ static uint32_t tt_pcbuf_trisc(TTTensix *t, int i, hwaddr addr, uint32_t val,
         return v;
     case TT_PCBUF_SYNC:
         /* the load completes once the thread has nothing in flight */
-        if (!write && th->count) {
+        if (!write && !tt_wait_done(t, TT_WAIT_SYNC, i)) {
             tt_wait(t, TT_TRISC0 + i, TT_WAIT_SYNC, i, true);
         }
         return 0;
-    case TT_PCBUF_MOP_SYNC:     /* MOPs expand at push time */
+    case TT_PCBUF_MOP_SYNC:     /* the load completes once MOPs expanded */
+        if (!write && !tt_expander_idle(th)) {
+            tt_wait(t, TT_TRISC0 + i, TT_WAIT_MOP, i, true);
+        }
         return 0;
     }
     qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d TRISC%d: PC buffer %s at 0x%"
@@ -599,6 +685,7 @@ const MemoryRegionOps tt_tensix_mopcfg_ops = {
 
 static const char *const tt_wait_kind_name[TT_WAIT_KINDS] = {
     "a full instruction FIFO", "TTSync (thread draining)",
+    "MOP sync (expander draining)",
     "its empty PC buffer", "a full PC buffer", "a PC buffer barrier",
 };
 
@@ -623,6 +710,15 @@ void tt_tensix_frontend_dump(TTTensix *t, int i, GString *out)
     if (th->count) {
         g_string_append_printf(out, ", next %s",
                                tt_op_name(th->queue[th->head].insn));
+    }
+    if (th->fifo_count) {
+        g_string_append_printf(out, ", %u words before the MOP expander",
+                               th->fifo_count);
+    }
+    if (th->mop.active) {
+        g_string_append_printf(out, ", MOP template %u expanding (outer %u "
+                               "of %u)", th->mop.tmpl, th->mop.i + 1,
+                               th->mop.outer);
     }
     if (th->latch.op) {
         g_string_append_printf(out, ", gate held by %s (block 0x%03x, "

@@ -61,7 +61,10 @@ void tt_tensix_dump(TTTensix *t, GString *out)
 bool tt_tensix_blocked(TTTensix *t)
 {
     for (int i = 0; i < TT_TENSIX_THREADS; i++) {
-        if (qatomic_read(&t->th[i].count)) {
+        TTTensixThread *th = &t->th[i];
+
+        if (qatomic_read(&th->count) || qatomic_read(&th->fifo_count) ||
+            qatomic_read(&th->mop.active)) {
             return true;
         }
     }

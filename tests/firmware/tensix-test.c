@@ -19,6 +19,7 @@ enum {      /* flags */
 enum {      /* results */
     R_GPR5, R_CFG10, R_GPR6, R_TCFG3, R_RMW, R_GPR7, R_BLOCKED11,
     R_GPR11, R_BLOCKED14, R_GPR14, R_STALLED_AT, R_GPR8, R_GPR9, R_GPR10,
+    R_GPR16,
     R_GPR15,
     R_NUM
 };
@@ -78,6 +79,16 @@ static void trisc0(void)
     TT_INLINE(TT_ADDDMAREG_IMM(10, 1, 10));
     TT_INLINE(TT_REPLAY(4, 3, 0, 0));
     TT_INLINE(TT_REPLAY(4, 3, 0, 0));
+    /* the largest template 1 expansion: 127 x 127, more than the queue */
+    REG32(TT_MOP_CFG_REG(0)) = 127;
+    REG32(TT_MOP_CFG_REG(1)) = 127;
+    REG32(TT_MOP_CFG_REG(2)) = TT_NOP;
+    REG32(TT_MOP_CFG_REG(5)) = TT_ADDDMAREG_IMM(16, 1, 16);
+    REG32(TT_MOP_CFG_REG(7)) = TT_ADDDMAREG_IMM(16, 1, 16);
+    REG32(TT_MOP_CFG_REG(8)) = TT_ADDDMAREG_IMM(16, 1, 16);
+    TT_INLINE(TT_MOP(1, 0, 0));
+    (void)REG32(TT_SYNC);
+    REG32(RESULT(R_GPR16)) = REG32(TT_MY_GPR(16));
 
     /* SEMWAIT holds the thread until TRISC1 posts semaphore 0 */
     TT_INLINE(TT_SEMINIT(15, 0, 1));
@@ -182,6 +193,8 @@ static void brisc(void)
        "MOP template 1: start, loop and both last-op replacements");
     ok(REG32(TT_GPR(0, 10)) == 9, "replay: 3 recorded while executing, "
        "played back twice");
+    ok(REG32(RESULT(R_GPR16)) == 127 * 127, "a 127 x 127 MOP expands all "
+       "16129 instructions (more than wait at the gate at once)");
     ok(REG32(RESULT(R_BLOCKED11)) == 0 && REG32(RESULT(R_GPR11)) == 0x4242,
        "SEMWAIT holds the thread until a TRISC's MMIO SEMPOST");
     ok(REG32(RESULT(R_BLOCKED14)) == 0 && REG32(RESULT(R_GPR14)) == 1,

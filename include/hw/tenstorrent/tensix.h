@@ -31,6 +31,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTTensix, TT_TENSIX)
 #define TT_TENSIX_THREADS       3
 #define TT_TENSIX_QUEUE         4096    /* expanded instructions at the gate */
 #define TT_TENSIX_FIFO_SOFT     28      /* words queued before pushers stall */
+#define TT_TENSIX_FIFO          64      /* pushed words before the MOP stage */
 #define TT_TENSIX_SEMS          8
 #define TT_TENSIX_MUTEXES       5       /* indices 0, 2, 3, 4 exist on BH */
 #define TT_TENSIX_GPRS          64
@@ -112,10 +113,25 @@ typedef struct TTTensixPacker {
     uint8_t tpg_x, tpg_y, tpg_z;    /* edge-mask tile position */
 } TTTensixPacker;
 
+/*
+ * A MOP expansion in progress (MOPExpander.md): it emits one instruction
+ * at a time as the queue behind it has room, from the configuration it
+ * started with.
+ */
+typedef struct TTTensixMop {
+    bool active;
+    uint8_t tmpl;               /* template 0 or 1 */
+    uint32_t cfg[TT_TENSIX_MOP_CFG];
+    uint32_t mask;              /* template 0: zmask */
+    uint32_t outer, inner;      /* iterations */
+    uint32_t i, j;              /* outer iteration, position in it */
+} TTTensixMop;
+
 /* Why a core is halted by the coprocessor, released when it clears */
 enum {
     TT_WAIT_FIFO,               /* its push found the FIFO full */
     TT_WAIT_SYNC,               /* TTSync load: the thread must drain */
+    TT_WAIT_MOP,                /* MOP sync load: the expander must idle */
     TT_WAIT_PCBUF,              /* TRISC PC buffer pop: buffer empty */
     TT_WAIT_PCBUF_FULL,         /* BRISC PC buffer push: buffer full */
     TT_WAIT_BARRIER,            /* BRISC PC buffer read: barrier */
@@ -123,9 +139,15 @@ enum {
 };
 
 typedef struct TTTensixThread {
+    /* words pushed before the MOP expander, not yet taken by it */
+    uint32_t fifo[TT_TENSIX_FIFO];
+    uint32_t fifo_head, fifo_count;
+    TTTensixMop mop;
+    uint64_t mop_enq;           /* "enqueued" when the expansion began */
     /* instructions past the replay expander, waiting at the gate */
     TTTensixQueued queue[TT_TENSIX_QUEUE];
     uint32_t head, count;
+    uint64_t enqueued, dequeued;    /* in all, to find a push's last one */
     uint32_t pushes;            /* pushed words not yet fully executed */
     TTTensixLatch latch;
     uint32_t pcbuf[TT_TENSIX_PCBUF_DEPTH];  /* BRISC -> TRISC PC buffer */

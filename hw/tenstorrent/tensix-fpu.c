@@ -383,80 +383,342 @@ static int32_t tt_int8_slice(uint32_t cell, bool is_a, unsigned phase)
 /* ----------------------------------------------- matrix multiplication -- */
 
 /*
- * Dst[r][c] += sum_k SrcB[r][k] * SrcA[k][c] for one output: the sixteen
- * products are summed as two groups of eight, each in units of its
- * largest product's last bit, then added to Dst.
+ * Matrix multiplication, Dst[r][c] += sum_k SrcB[r][k] * SrcA[k][c]: per
+ * output the sixteen products are summed as two groups of eight, each in
+ * units of its largest product's last bit (every product rounded half up
+ * to them), and the two sums are then added to Dst.  The groups are
+ * computed for all sixteen columns at once on vectors of 16 lanes.
  */
-static uint32_t tt_dot(TTFpuOp *op, const uint32_t *av, const uint32_t *bv,
-                       uint32_t d)
+typedef int32_t TTVec __attribute__((vector_size(32)));   /* 8 columns */
+
+/* SrcA's 16 x 16 operand, per k and half of the columns */
+typedef struct TTDotA {
+    TTVec e, m, s, z;           /* exponent, slice, sign, zero (-1) */
+} TTDotA;
+
+/* SrcB's row, per k */
+typedef struct TTDotB {
+    int32_t e[16], m[16], s[16], z[16];
+} TTDotB;
+
+/* What MVMUL needs of the instruction, for the vector code */
+typedef struct TTDotOp {
+    uint32_t keep;              /* tt_prep's mask of the cell */
+    unsigned phase;
+    int expadj, zexp;
+    bool dst32, e8;
+} TTDotOp;
+
+static inline TTVec tt_vmax(TTVec a, TTVec b)
 {
-    TTTerm g[2];
+    TTVec gt = a > b;
 
-    for (int h = 0; h < 2; h++) {
-        int e[8], emax = INT_MIN;
-        uint32_t m[8], s[8];
-        int32_t sum = 0;
+    return (a & gt) | (b & ~gt);
+}
 
-        for (int k = 0; k < 8; k++) {
-            uint32_t a = av[8 * h + k], b = bv[8 * h + k];
+/* Eight cells as v19 values, their fields and fidelity slices */
+static inline __attribute__((always_inline))
+void tt_dot_fields(const uint32_t *cell, const TTDotOp *op, bool is_a,
+                   TTVec *e, TTVec *m, TTVec *s, TTVec *z)
+{
+    TTVec v, sig;
 
-            if (tt_v19_zero(a) || tt_v19_zero(b)) {
-                e[k] = op->zexp;
-                m[k] = s[k] = 0;
-            } else {
-                e[k] = (int)(a >> 10 & 0xff) + (int)(b >> 10 & 0xff) +
-                       op->expadj;
-                m[k] = tt_slice_a(a, op->phase) * tt_slice_b(b, op->phase);
-                s[k] = (a ^ b) >> 18 & 1;
-            }
-            emax = MAX(emax, e[k]);
-        }
-        g[h] = (TTTerm) { 0, 0, 0 };
-        if (emax <= 0) {
-            continue;
-        }
-        for (int k = 0; k < 8; k++) {
-            int dd = MIN(emax - e[k], 30);
-            int32_t v = (2 * m[k] + (1u << dd)) >> (dd + 1);
-
-            sum += s[k] ? -v : v;
-        }
-        g[h] = (TTTerm) { sum < 0, emax, (uint32_t)ABS(sum) << 13 };
+    memcpy(&v, cell, sizeof(v));
+    v = (TTVec)((uint32_t)op->keep & (__typeof__(v))v);
+    v = (TTVec)((__attribute__((vector_size(32))) uint32_t)v >> 13);
+    *e = v >> 10 & 0xff;
+    *s = v >> 18 & 1;
+    *z = (v & 0x3ffff) < 0x400;
+    sig = 0x400 | (v & 0x3ff);
+    if (is_a) {
+        *m = op->phase & 1 ? (sig >> 1) & 31 : sig >> 6;
+    } else {
+        *m = op->phase & 2 ? (sig & 15) << 3 : sig >> 4;
     }
-    return tt_acc(g, 2, d, op->dst32, op->e8);
+}
+
+static inline __attribute__((always_inline))
+void tt_dot_prep_a(const uint32_t (*rows)[TT_ROW_DATUMS], const TTDotOp *op,
+                   TTDotA a[2][16])
+{
+    for (unsigned k = 0; k < 16; k++) {
+        for (unsigned h = 0; h < 2; h++) {
+            tt_dot_fields(&rows[k][8 * h], op, true, &a[h][k].e, &a[h][k].m,
+                          &a[h][k].s, &a[h][k].z);
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+void tt_dot_prep_b(const uint32_t *row, const TTDotOp *op, TTDotB *b)
+{
+    for (unsigned h = 0; h < 2; h++) {
+        TTVec e, m, s, z;
+
+        tt_dot_fields(&row[8 * h], op, false, &e, &m, &s, &z);
+        e += op->expadj;
+        memcpy(&b->e[8 * h], &e, sizeof(e));
+        memcpy(&b->m[8 * h], &m, sizeof(m));
+        memcpy(&b->s[8 * h], &s, sizeof(s));
+        memcpy(&b->z[8 * h], &z, sizeof(z));
+    }
+}
+
+/* A product's exponent, or the zero term's */
+static inline TTVec tt_dot_exp(const TTDotA *a, const TTDotB *b, int k,
+                               int zexp)
+{
+    TTVec z = a[k].z | b->z[k];
+
+    return ((a[k].e + b->e[k]) & ~z) | (zexp & z);
+}
+
+/* One group of eight products for eight columns: its exponent and sum */
+static inline __attribute__((always_inline))
+void tt_dot_group(const TTDotA *a, const TTDotB *b, int k0, int zexp,
+                  TTVec *ge, TTVec *gs)
+{
+    TTVec emax = tt_dot_exp(a, b, k0, zexp), sum = { 0 }, ok;
+
+    for (int k = k0 + 1; k < k0 + 8; k++) {
+        emax = tt_vmax(emax, tt_dot_exp(a, b, k, zexp));
+    }
+    for (int k = k0; k < k0 + 8; k++) {
+        TTVec d = emax - tt_dot_exp(a, b, k, zexp);
+        TTVec m = (a[k].m * b->m[k]) & ~(a[k].z | b->z[k]);
+        TTVec s = a[k].s ^ b->s[k], v;
+
+        d = (d & (d <= 30)) | (30 & (d > 30));
+        v = ((m << 1) + (1 << d)) >> (d + 1);
+        sum += (v ^ -s) + s;
+    }
+    ok = emax > 0;              /* a group at exponent <= 0 is dropped */
+    *ge = emax & ok;
+    *gs = sum & ok;
+}
+
+typedef uint32_t TTUVec __attribute__((vector_size(32)));
+
+static inline TTVec tt_vsel(TTVec mask, TTVec a, TTVec b)
+{
+    return (a & mask) | (b & ~mask);
+}
+
+/* Align an addend @dd places right, rounding half up (and -1 if @s) */
+static inline TTVec tt_valign(TTVec m, TTVec s, TTVec dd)
+{
+    TTVec sh = tt_vsel(dd > 30, (TTVec){} + 30, dd);
+    TTVec half = (TTVec)((TTUVec){ 1, 1, 1, 1, 1, 1, 1, 1 } <<
+                         (TTUVec)tt_vsel(sh > 0, sh - 1, (TTVec){}));
+    TTVec r = (TTVec)((TTUVec)(m + half - s) >> (TTUVec)sh);
+
+    return tt_vsel(dd > 30, (TTVec){}, tt_vsel(dd > 0, r, m));
+}
+
+/* Position of the most significant set bit of @x > 0 */
+static inline TTVec tt_vmsb(TTVec x)
+{
+    typedef float TTFVec __attribute__((vector_size(32)));
+    TTFVec f = __builtin_convertvector(x, TTFVec);
+    TTVec e = (((TTVec)f >> 23) & 0xff) - 127;
+
+    e = tt_vsel(e < 0, (TTVec){}, e);
+    /* the conversion may have rounded up to the next power of two */
+    return e - (TTVec)((TTUVec){ 1, 1, 1, 1, 1, 1, 1, 1 } << (TTUVec)e >
+                       (TTUVec)x);
+}
+
+/*
+ * tt_acc() on eight lanes: two group terms (exponent, signed sum) added
+ * to Dst values @d (FP32 order).
+ */
+static inline __attribute__((always_inline))
+TTVec tt_vacc(TTVec d, const TTVec *g, bool dst32, bool e8)
+{
+    TTVec sign = (TTVec)((TTUVec)d >> 31), ed = d >> 23 & 0xff;
+    TTVec md = (0x800000 | (d & 0x7fffff)) & (ed != 0);
+    TTVec s0 = (TTVec)((TTUVec)g[1] >> 31), s1 = (TTVec)((TTUVec)g[3] >> 31);
+    TTVec m0 = tt_vsel(g[1] < 0, -g[1], g[1]) << 13;
+    TTVec m1 = tt_vsel(g[3] < 0, -g[3], g[3]) << 13;
+    TTVec e = tt_vmax(ed, tt_vmax(g[0], g[2])), lz, sh, acc, neg, res;
+    int drop = dst32 ? 0 : e8 ? 16 : 13;
+
+    m0 = tt_valign(m0, s0, e - g[0]);
+    m1 = tt_valign(m1, s1, e - g[2]);
+    md = tt_valign(md, (TTVec){}, e - ed);
+    if (!dst32) {
+        m0 = (m0 + 0x1000 - s0) & ~0x1fff;
+        m1 = (m1 + 0x1000 - s1) & ~0x1fff;
+        md = (md + 0x1000) & ~0x1fff;
+    }
+    acc = md + tt_vsel(s0 == sign, m0, -m0) + tt_vsel(s1 == sign, m1, -m1);
+    neg = acc < 0;
+    acc = tt_vsel(neg, -acc, acc);
+    sign ^= neg & 1;
+    lz = 23 - tt_vmsb(tt_vsel(acc == 0, (TTVec){} + 1, acc));
+    res = (e <= 0) | (acc == 0);
+    e -= lz;
+    sh = lz - drop;
+    acc = tt_vsel(sh < 0,
+                  (TTVec)((TTUVec)(acc + tt_vsel(sh < 0, (TTVec){ 1, 1, 1, 1,
+                                                  1, 1, 1, 1 } <<
+                                                 tt_vsel(sh < -1, -sh - 1,
+                                                         (TTVec){}),
+                                                 (TTVec){})) >>
+                          (TTUVec)tt_vsel(sh < 0, -sh, (TTVec){})),
+                  acc << tt_vsel(sh > 0, sh, (TTVec){}));
+    acc <<= drop;
+    e -= (acc & 0x1000000) != 0;
+    res |= e <= 0;
+    sign <<= 31;
+    if (dst32 || e8) {
+        return tt_vsel(res, (TTVec){}, tt_vsel(e >= 255, sign | 0x7f800000,
+                                               sign | e << 23 |
+                                               (acc & 0x7fffff)));
+    }
+    return tt_vsel(res, (TTVec){}, tt_vsel(e >= 32,
+                                           sign | 31 << 23 | 0x3ff << 13,
+                                           sign | e << 23 |
+                                           (acc & 0x7fffff)));
+}
+
+/* Dst's row @row, columns 8h..8h+7, in FP32 order (Dst.md decoders) */
+static inline TTVec tt_vdst_read(TTTensix *t, unsigned row, unsigned h,
+                                 bool dst32, bool e8)
+{
+    unsigned a = dst32 ? tt_dst_adj32(row) : row;
+    TTVec hi, lo = {}, x;
+
+    if (!t->dst_valid[a]) {
+        return (TTVec){};
+    }
+    for (int i = 0; i < 8; i++) {
+        hi[i] = t->dst[a][8 * h + i];
+        if (dst32) {
+            lo[i] = t->dst[a + 8][8 * h + i];
+        }
+    }
+    if (dst32 || e8) {
+        x = (hi & 0x8000) | (hi & 0xff) << 7 | (hi >> 8 & 0x7f);
+        return x << 16 | lo;
+    }
+    x = (hi & 0x8000) | (hi & 0x1f) << 10 | (hi >> 5 & 0x3ff);
+    return (x & 0x8000) << 16 | (x & 0x7fff) << 13;
+}
+
+static inline void tt_vdst_write(TTTensix *t, unsigned row, unsigned h,
+                                 bool dst32, bool e8, TTVec v)
+{
+    unsigned a = dst32 ? tt_dst_adj32(row) : row;
+    TTVec x = (TTVec)((TTUVec)v >> 16), enc;
+
+    if (dst32 || e8) {
+        enc = (x & 0x8000) | (x & 0x7f) << 8 | (x >> 7 & 0xff);
+    } else {
+        x = (TTVec)(((TTUVec)v & 0x80000000) >> 16 |
+                    ((TTUVec)v & 0x0fffe000) >> 13);
+        enc = (x & 0x8000) | (x & 0x3ff) << 5 | (x >> 10 & 0x1f);
+    }
+    for (int i = 0; i < 8; i++) {
+        t->dst[a][8 * h + i] = enc[i];
+        if (dst32) {
+            t->dst[a + 8][8 * h + i] = v[i];
+        }
+    }
+}
+
+/*
+ * MVMUL's float datapath on @n Dst rows from @drow (every other one with
+ * @bcast, which also reads SrcB row 0 for all): the group sums of each
+ * row, then their addition to Dst.
+ */
+static inline __attribute__((always_inline))
+void tt_dot_body(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+                 const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
+                 unsigned n, bool bcast, const TTDotOp *op)
+{
+    TTDotA pa[2][16];
+    TTDotB pb;
+    TTVec g[4];
+
+    tt_dot_prep_a(a, op, pa);
+    for (unsigned r = 0; r < n; r += bcast ? 2 : 1) {
+        tt_dot_prep_b(b[bcast ? 0 : r], op, &pb);
+        for (int h = 0; h < 2; h++) {
+            tt_dot_group(pa[h], &pb, 0, op->zexp, &g[0], &g[1]);
+            tt_dot_group(pa[h], &pb, 8, op->zexp, &g[2], &g[3]);
+            tt_vdst_write(t, drow + r, h, op->dst32, op->e8,
+                          tt_vacc(tt_vdst_read(t, drow + r, h, op->dst32,
+                                               op->e8),
+                                  g, op->dst32, op->e8));
+        }
+    }
+}
+
+static void tt_dot_generic(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+                           const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
+                           unsigned n, bool bcast, const TTDotOp *op)
+{
+    tt_dot_body(t, a, b, drow, n, bcast, op);
+}
+
+#ifdef CONFIG_AVX2_OPT
+#include "host/cpuinfo.h"
+
+static void __attribute__((target("avx2")))
+tt_dot_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+            const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow, unsigned n,
+            bool bcast, const TTDotOp *op)
+{
+    tt_dot_body(t, a, b, drow, n, bcast, op);
+}
+#endif
+
+static void tt_dot(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+                   const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
+                   unsigned n, bool bcast, const TTDotOp *op)
+{
+#ifdef CONFIG_AVX2_OPT
+    if (cpuinfo & CPUINFO_AVX2) {
+        tt_dot_avx2(t, a, b, drow, n, bcast, op);
+        return;
+    }
+#endif
+    tt_dot_generic(t, a, b, drow, n, bcast, op);
+}
+
+/* The integer datapath: exact sums of fidelity-sliced products */
+static void tt_matmul_int(TTTensix *t, TTFpuOp *op, unsigned r,
+                          const uint32_t *brow)
+{
+    for (unsigned c = 0; c < 16; c++) {
+        int64_t x = tt_fpu_dst_int(t, op->drow + r, c);
+
+        for (unsigned k = 0; k < 16; k++) {
+            x += tt_int8_slice(op->a[op->ra + k][c], true, op->phase) *
+                 tt_int8_slice(brow[k], false, op->phase);
+        }
+        tt_fpu_dst_int_write(t, op->drow + r, c, x);
+    }
 }
 
 /* MVMUL / DOTPV / GAPOOL on @n rows: the float and the integer datapath */
 static void tt_matmul(TTTensix *t, TTFpuOp *op, unsigned n, bool bcast_row)
 {
-    uint32_t a[TT_ROW_DATUMS][16], b[16];   /* a[c][k]: column-major */
+    TTDotOp dop = {
+        .keep = !op->e8 ? 0x8fffe000 : op->fmt_a == TT_FMT_TF32 ? ~0u
+                                                               : 0xffff0000,
+        .phase = op->phase, .expadj = op->expadj, .zexp = op->zexp,
+        .dst32 = op->dst32, .e8 = op->e8,
+    };
 
-    for (unsigned k = 0; k < 16; k++) {
-        for (unsigned c = 0; c < 16; c++) {
-            a[c][k] = tt_prep(op->a[op->ra + k][c], op->fmt_a, op->e8);
+    if (op->int8) {
+        for (unsigned r = 0; r < n; r += bcast_row ? 2 : 1) {
+            tt_matmul_int(t, op, r, op->b[op->rb + (bcast_row ? 0 : r)]);
         }
-    }
-    for (unsigned r = 0; r < n; r += bcast_row ? 2 : 1) {
-        const uint32_t *brow = op->b[op->rb + (bcast_row ? 0 : r)];
-
-        for (unsigned k = 0; k < 16; k++) {
-            b[k] = tt_prep(brow[k], op->fmt_a, op->e8);
-        }
-        for (unsigned c = 0; c < 16; c++) {
-            if (op->int8) {
-                int64_t x = tt_fpu_dst_int(t, op->drow + r, c);
-
-                for (unsigned k = 0; k < 16; k++) {
-                    x += tt_int8_slice(op->a[op->ra + k][c], true, op->phase) *
-                         tt_int8_slice(brow[k], false, op->phase);
-                }
-                tt_fpu_dst_int_write(t, op->drow + r, c, x);
-                continue;
-            }
-            tt_fpu_dst_write(t, op, op->drow + r, c,
-                             tt_dot(op, a[c], b,
-                                    tt_fpu_dst_read(t, op, op->drow + r, c)));
-        }
+    } else {
+        tt_dot(t, &op->a[op->ra], &op->b[op->rb], op->drow, n, bcast_row,
+               &dop);
     }
     tt_fpu_rows_valid(t, op, op->drow, n);
 }

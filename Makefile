@@ -3,7 +3,8 @@
 # files (symlinks) and applies patches/qemu/*.patch.
 #
 #   make            build qemu-system-riscv32, the qtests, test firmware,
-#                   libttsim.so and tt-host-run
+#                   libttsim.so, tt-host-run, and tt-kernel-run with its
+#                   Tensix kernel firmware
 #   make demo       boot the full P150 with the demo firmware and verify it
 #   make check      run every test
 #   make bench      run the benchmarks in bench/
@@ -17,7 +18,7 @@ FW = $(BUILD)/firmware
 TT_QTESTS := $(shell sed -n '/^tt_qtests = \[/,/^]/p' \
                tests/qtest/tenstorrent/meson.build | grep -o "tt-[a-z0-9-]*-test")
 
-all: qemu firmware libttsim host-run
+all: qemu firmware libttsim host-run kernel-run
 
 deps:
 	@./scripts/install-deps.sh
@@ -45,6 +46,21 @@ $(BUILD)/tt-host-run: tools/tt-host-run.c tools/tt-bench-kernels.h \
 
 bench-fw:
 	@$(MAKE) -s -C bench/fw O=$(abspath $(BUILD))/bench
+
+# tt-kernel-run: tests/tensix/fw's unpack/math/pack kernels on one Tensix
+# tile through the libttsim ABI, checked against tools/tt-ref.c
+# (tests/tensix/kernel-test.sh runs it); neither needs QEMU to build
+kernel-run: $(BUILD)/tt-kernel-run tensix-fw
+
+$(BUILD)/tt-kernel-run: tools/tt-kernel-run.c tools/tt-ref.c tools/tt-ref.h \
+                        tools/libttsim/libttsim.h \
+                        tests/tensix/fw/kernel-params.h
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Itools -Itests/tensix/fw -o $@ tools/tt-kernel-run.c \
+	    tools/tt-ref.c -ldl -lm
+
+tensix-fw:
+	@$(MAKE) -s -C tests/tensix/fw O=$(abspath $(BUILD))/tensix-fw
 
 firmware: $(BUILD)/tt-demo-checksum
 	@$(MAKE) -s -C tests/firmware O=$(abspath $(FW))
@@ -80,4 +96,4 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps qemu firmware check demo bench clean x86-client libttsim \
-        host-run bench-fw
+        host-run bench-fw kernel-run tensix-fw

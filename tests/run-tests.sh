@@ -98,6 +98,23 @@ TT_EMU_QEMU="$Q/qemu-system-riscv32" TT_EMU_ARGS="-M blackhole,board=p150" \
     --count 20000 "$B/bench/bench.bin" > "$log/host-run.log" 2>&1
 count "$log/host-run.log" host-run $?
 
+# The Tensix datapath end to end: tests/tensix/fw's unpack/math/pack
+# kernels (copy, eltwise, matmul, reduce, transpose, tilize, BFP8, FP32)
+# through libttsim.so, checked against the host reference tools/tt-ref.c;
+# with TTSIM_LIB (a ttsim the user built) also run there and compared
+# with ours bit for bit
+if [ -n "${TTSIM_LIB:-}" ]; then
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/kernel-test.sh" \
+        "$B" "$B/libttsim/libttsim.so" --compare-lib "$TTSIM_LIB" \
+        > "$log/tensix-kernels.log" 2>&1
+else
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/kernel-test.sh" \
+        "$B" "$B/libttsim/libttsim.so" > "$log/tensix-kernels.log" 2>&1
+    echo "tensix-kernels: differential part skipped: TTSIM_LIB (a libttsim.so" \
+         "built from tenstorrent/ttsim) not given"
+fi
+count "$log/tensix-kernels.log" tensix-kernels $?
+
 # Trace events through the log and simple backends
 python3 "$src/tests/tracing/trace-test.py" "$B" "$src" > "$log/tracing.log" 2>&1
 count "$log/tracing.log" tracing $?

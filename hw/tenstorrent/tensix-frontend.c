@@ -333,7 +333,14 @@ static bool tt_pump(TTTensix *t, int thread)
 /* The coprocessor whose threads this host thread is running, if any */
 static __thread TTTensix *tt_running;
 
-/* Run every thread as far as its gate allows; true if anything ran */
+/*
+ * Run every thread as far as its gate and units allow; true if anything
+ * ran.  The threads take turns, one instruction each, as the hardware
+ * issues them (and ttsim clocks them): software relies on an instruction
+ * unblocked in one thread running before another thread gets far ahead,
+ * e.g. tt-llk's UNPACR_NOP filling a SrcB bank before the math thread's
+ * SETRWC hands that bank back.
+ */
 bool tt_tensix_run(TTTensix *t)
 {
     bool any = false, progress = true;
@@ -344,7 +351,7 @@ bool tt_tensix_run(TTTensix *t)
         for (int i = 0; i < TT_TENSIX_THREADS; i++) {
             TTTensixThread *th = &t->th[i];
 
-            while (th->count && tt_execute(t, i, th->queue[th->head].insn)) {
+            if (th->count && tt_execute(t, i, th->queue[th->head].insn)) {
                 if (th->queue[th->head].ends_push) {
                     th->pushes--;
                 }
@@ -353,7 +360,7 @@ bool tt_tensix_run(TTTensix *t)
                 th->dequeued++;
                 progress = any = true;
             }
-            if (tt_pump(t, i)) {
+            if (th->count < 2 * TT_TENSIX_REPLAY && tt_pump(t, i)) {
                 progress = any = true;
             }
         }

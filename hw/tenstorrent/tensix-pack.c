@@ -225,7 +225,7 @@ static void tt_pack_block(TTPack *p, TTPackOut *o, uint64_t bit,
                           unsigned blk)
 {
     TTTensixPacker *pk = &p->t->packer;
-    uint8_t codes[8];
+    uint8_t codes[16];          /* 16 datums of up to 8 bits */
     uint8_t e = tt_fmt_bfp_block(p->block, p->out_bits, codes);
     uint32_t byte = bit / 8;
 

@@ -1,0 +1,133 @@
+/*
+ * tt-kernels: the common part of the three TRISCs.  Each clears its
+ * thread's GPRs (as tt-metal's TRISC firmware does), checks the parameter
+ * block, and waits for TRISC0's device setup; then it runs its half of
+ * the operation (unpack.c, math.c, pack.c), waits for its Tensix thread
+ * to drain, and reports.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "ttk.h"
+
+/*
+ * What tt-metal's BRISC (and tt-llk's TRISC-boot tests) do before any
+ * kernel runs (tt-metal tt_metal/hw/firmware/src/tt-1xx/brisc.cc
+ * device_setup(); tt-llk tests/helpers/include/boot.h): ungate the Dst
+ * clock, invalidate all of Dst, and initialise the semaphores the LLK
+ * handshakes use (MATH_PACK is set up by the math thread itself).
+ */
+static void device_setup(void)
+{
+    REG32(DEST_CG_CTRL) = 0;
+    tt_push(TT_ZEROACC(ZEROACC_ALL, 0, 0, 1, 0));
+    tt_push(TT_SEMINIT(1, 0, SEM_BIT(SEM_UNPACK_TO_DEST)));
+    tt_push(TT_SEMINIT(1, 0, SEM_BIT(SEM_MATH_DONE)));
+    tt_push(TT_SEMINIT(1, 0, SEM_BIT(SEM_PACK_DONE)));
+    tensix_sync();
+}
+
+/* L1 inputs: BF16 and BFP8 (unpacked as themselves) */
+static int in_format_ok(uint32_t fmt)
+{
+    return fmt == TTK_FMT_FLOAT16_B || fmt == TTK_FMT_BFP8_B;
+}
+
+static int out_format_ok(uint32_t fmt)
+{
+    return in_format_ok(fmt) || fmt == TTK_FMT_FLOAT32;
+}
+
+/* The same checks on every thread, so that all three agree to stop */
+static uint32_t check_params(const TTKParams *p)
+{
+    uint32_t ntiles = p->mt * p->nt;
+    uint32_t max_block = p->dst_fp32 ? 4 : 8;
+
+    if (p->magic != TTK_MAGIC) {
+        return TTK_ERR_MAGIC;
+    }
+    switch (p->op) {
+    case TTK_OP_DATACOPY:
+    case TTK_OP_TRANSPOSE:
+    case TTK_OP_MATMUL:
+    case TTK_OP_TILIZE:
+        break;
+    case TTK_OP_UNTILIZE:
+        /* one row of tiles per Dst section */
+        if (p->block != p->nt) {
+            return TTK_ERR_DIMS;
+        }
+        break;
+    case TTK_OP_ELTWISE:
+        if (p->sub_op > TTK_ELW_MUL ||
+            (p->sub_op != TTK_ELW_MUL && p->fidelity)) {
+            return TTK_ERR_OP;
+        }
+        break;
+    case TTK_OP_REDUCE:
+        if (p->sub_op & ~(TTK_REDUCE_COL | TTK_REDUCE_MAX)) {
+            return TTK_ERR_OP;
+        }
+        break;
+    default:
+        return TTK_ERR_OP;
+    }
+    if (p->fidelity == 1 || p->fidelity > 4) {
+        return TTK_ERR_OP;
+    }
+    if (!ntiles || (p->op == TTK_OP_MATMUL && !p->kt) ||
+        !p->block || p->block > max_block) {
+        return TTK_ERR_DIMS;
+    }
+    if ((p->addr_a | p->addr_b | p->addr_c) & 15) {
+        return TTK_ERR_DIMS;
+    }
+    if (!in_format_ok(p->fmt_a) || !in_format_ok(p->fmt_b) ||
+        !in_format_ok(p->unpack_out_a) || !in_format_ok(p->unpack_out_b) ||
+        !out_format_ok(p->pack_src) || !out_format_ok(p->fmt_out)) {
+        return TTK_ERR_FORMAT;
+    }
+    return TTK_ERR_NONE;
+}
+
+void core_main(uint32_t thread)
+{
+    volatile TTKParams *p = PARAMS;     /* shared with the host */
+    uint32_t run = p->run_id;
+    uint32_t err;
+
+    for (int i = 0; i < 64; i++) {
+        gpr_wr(i, 0);
+    }
+    gpr_sync(63);
+    set_stage(thread, 1);
+    err = check_params((const TTKParams *)p);
+    if (err == TTK_ERR_NONE) {
+        if (thread == 0) {
+            device_setup();
+            __asm__ volatile("fence" : : : "memory");
+            p->setup = run;
+        } else {
+            while (p->setup != run) {
+                cpu_relax();
+            }
+        }
+        set_stage(thread, 2);
+        /* the host leaves the block alone until the done words are set */
+        switch (thread) {
+        case 0:
+            err = ttk_unpack((const TTKParams *)p);
+            break;
+        case 1:
+            err = ttk_math((const TTKParams *)p);
+            break;
+        default:
+            err = ttk_pack((const TTKParams *)p);
+            break;
+        }
+        tensix_sync();
+    }
+    p->error[thread] = err;
+    __asm__ volatile("fence" : : : "memory");
+    p->done[thread] = TTK_DONE;
+}

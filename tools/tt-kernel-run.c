@@ -1,0 +1,1117 @@
+/*
+ * Runs the Tensix kernels of tests/tensix/fw (tt-kernels.bin) on one
+ * Tensix tile through nothing but the libttsim C ABI, and checks every
+ * result against the host reference tools/tt-ref.c:
+ *
+ *   tt-kernel-run [--lib PATH] [--fw IMAGE] [--case NAMES] [--seed N]
+ *                 [--tile X,Y] [--dump FILE] [--compare-lib PATH2]
+ *                 [--timeout S] [--list]
+ *
+ * The image goes to L1 0 of the tile (default (1, 2)) with its TRISCs
+ * held in reset.  For each case the program writes seeded random
+ * operands and the parameter block (tests/tensix/fw/kernel-params.h),
+ * releases the three TRISCs through SOFT_RESET_0, clocks the simulator
+ * while polling their done words, holds them again and reads the result
+ * back.  Output is TAP, one line per check, with error figures as
+ * diagnostics.  --dump writes the raw result bytes of every run, in case
+ * order, so that two libraries' outputs can be compared with cmp;
+ * --compare-lib runs every case on a second library too (in the same
+ * process; a private copy if it is the same file) and reports whether
+ * the two results are bit-for-bit identical.  --lib defaults to
+ * $TT_LIBTTSIM, --fw to tensix-fw/tt-kernels.bin beside the program.
+ *
+ * Host view as tools/tt-host-run.c: the call sequence of tt-umd's
+ * TTSimTTDevice (tenstorrent/tt-umd device/tt_device/tt_sim_tt_device.cpp,
+ * ttsim docs/libttsim_api.md) and its 2 MiB TLB windows
+ * (tt-umd device/pcie/tt_sim_tlb_handle.cpp).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libttsim/libttsim.h"
+#include "tt-ref.h"
+#include "kernel-params.h"
+
+#define BH_VENDOR_DEVICE    0xb1401e52u
+
+/* BAR0: 2 MiB windows and their 12-byte configuration registers */
+#define WIN_SHIFT           21
+#define WIN_SIZE            (1u << WIN_SHIFT)
+#define TLB_CFG             0x1fc00000u
+#define WIN_L1              32      /* windows >= 32: no strided multicast */
+#define WIN_REGS            33
+
+#define SOFT_RESET_0        0xffb121b0u
+#define TRISC_RESET_PC_OVERRIDE 0xffb12234u
+#define HOLD_ALL            0x47800u    /* all five cores held */
+#define RUN_TRISCS          0x40800u    /* BRISC and NCRISC stay held */
+
+#define POISON              0xa5
+#define MAX_TILES           16
+
+typedef struct Lib {
+    const char *path;
+    void *handle;
+    void (*init)(void);
+    void (*exit)(void);
+    void (*set_dma)(libttsim_dma_rd_fn rd, libttsim_dma_wr_fn wr);
+    uint32_t (*cfg_rd)(uint32_t bdf, uint32_t offset);
+    void (*mem_rd)(uint64_t paddr, void *dst, uint32_t size);
+    void (*mem_wr)(uint64_t paddr, const void *src, uint32_t size);
+    void (*tile_rd)(uint32_t x, uint32_t y, uint64_t addr, void *dst,
+                    uint32_t size);
+    void (*tile_wr)(uint32_t x, uint32_t y, uint64_t addr, const void *src,
+                    uint32_t size);
+    void (*clock)(uint32_t n);
+    uint64_t bar0;
+    uint32_t run_id;
+    bool wedged;        /* a run timed out: its Tensix state is unknown */
+} Lib;
+
+typedef struct Opts {
+    const char *lib;
+    const char *lib2;
+    const char *fw;
+    const char *dump;
+    const char *only;
+    uint64_t seed;
+    int tile_x, tile_y;
+    double timeout;
+    uint32_t clocks;
+    bool list;
+} Opts;
+
+/* How operands are drawn */
+enum {
+    DATA_NORMAL,        /* both signs, exponents 2^-3..2^3, a few zeros */
+    DATA_SPECIAL,       /* NORMAL plus Inf, NaN, +-0, denormals, extremes */
+    DATA_POSITIVE,      /* positive NORMAL without zeros */
+    DATA_NONZERO,       /* NORMAL without zeros (max reduce) */
+    DATA_WIDE,          /* exponents 2^-12..2^4 within every row (BFP8) */
+};
+
+enum {
+    CASE_NEGATIVE = 1,  /* the check must FAIL: a LoFi result is not HiFi4 */
+    CASE_ROUNDTRIP = 2, /* pack to Bfp8_b, then unpack that again */
+};
+
+typedef struct Case {
+    const char *name;
+    int op, sub_op;
+    int dst_fp32, fidelity;
+    int fmt_in, pack_src, fmt_out;
+    int mt, kt, nt, block;
+    int data;
+    int flags;
+    int ref_fidelity;   /* CASE_NEGATIVE: fidelity the reference uses */
+    const char *what;
+} Case;
+
+#define BF16 TTK_FMT_FLOAT16_B
+#define FP32 TTK_FMT_FLOAT32
+#define BFP8 TTK_FMT_BFP8_B
+#define DC TTK_OP_DATACOPY
+#define EW TTK_OP_ELTWISE
+#define MM TTK_OP_MATMUL
+#define RD TTK_OP_REDUCE
+#define TR TTK_OP_TRANSPOSE
+#define TZ TTK_OP_TILIZE
+#define UZ TTK_OP_UNTILIZE
+
+/*
+ * Formats follow tt-llk's test harness (tests/python_tests/helpers/
+ * data_format_inference.py): the unpacker keeps the L1 format; the packer
+ * input is the unpacker output with a 16-bit Dst, the output format with
+ * a 32-bit Dst.
+ */
+static const Case cases[] = {
+    { "datacopy-dst16", DC, 0, 0, 0, BF16, BF16, BF16, 2, 1, 2, 2,
+      DATA_SPECIAL, 0, 0, "BF16 A -> MOVA2D -> 16-bit Dst -> BF16" },
+    { "datacopy-dst32", DC, 0, 1, 0, BF16, BF16, BF16, 2, 1, 2, 2,
+      DATA_SPECIAL, 0, 0, "BF16 A -> ELWADD(A, 0) -> FP32 Dst -> BF16" },
+    { "datacopy-dst32-fp32out", DC, 0, 1, 0, BF16, FP32, FP32, 2, 1, 2, 2,
+      DATA_SPECIAL, 0, 0, "BF16 A -> FP32 Dst -> Float32 (pack FP32)" },
+    { "add-dst16", EW, TTK_ELW_ADD, 0, 0, BF16, BF16, BF16, 2, 1, 2, 2,
+      DATA_NORMAL, 0, 0, "ELWADD, 16-bit Dst" },
+    { "add-dst32", EW, TTK_ELW_ADD, 1, 0, BF16, BF16, BF16, 2, 1, 2, 2,
+      DATA_NORMAL, 0, 0, "ELWADD, FP32 Dst" },
+    { "add-dst32-fp32out", EW, TTK_ELW_ADD, 1, 0, BF16, FP32, FP32,
+      1, 1, 2, 1, DATA_NORMAL, 0, 0, "ELWADD, FP32 Dst, Float32 out" },
+    { "sub-dst16", EW, TTK_ELW_SUB, 0, 0, BF16, BF16, BF16, 2, 1, 2, 2,
+      DATA_NORMAL, 0, 0, "ELWSUB, 16-bit Dst" },
+    { "sub-dst32", EW, TTK_ELW_SUB, 1, 0, BF16, BF16, BF16, 2, 1, 2, 2,
+      DATA_NORMAL, 0, 0, "ELWSUB, FP32 Dst" },
+    { "mul-lofi-dst16", EW, TTK_ELW_MUL, 0, 0, BF16, BF16, BF16,
+      2, 1, 2, 2, DATA_NORMAL, 0, 0, "ELWMUL LoFi, 16-bit Dst" },
+    { "mul-lofi-dst32", EW, TTK_ELW_MUL, 1, 0, BF16, BF16, BF16,
+      2, 1, 2, 2, DATA_NORMAL, 0, 0, "ELWMUL LoFi, FP32 Dst" },
+    { "mul-hifi4-dst16", EW, TTK_ELW_MUL, 0, 4, BF16, BF16, BF16,
+      2, 1, 2, 2, DATA_NORMAL, 0, 0, "ELWMUL HiFi4, 16-bit Dst" },
+    { "mul-hifi4-dst32", EW, TTK_ELW_MUL, 1, 4, BF16, FP32, FP32,
+      2, 1, 2, 2, DATA_NORMAL, 0, 0, "ELWMUL HiFi4, FP32 Dst, Float32" },
+    { "mul-hifi4-dst32-bf16out", EW, TTK_ELW_MUL, 1, 4, BF16, BF16, BF16,
+      2, 1, 2, 2, DATA_NORMAL, 0, 0,
+      "ELWMUL HiFi4, FP32 Dst, packer rounds to BF16 (ties away)" },
+    { "mul-lofi-vs-hifi4", EW, TTK_ELW_MUL, 1, 0, BF16, FP32, FP32,
+      1, 1, 2, 1, DATA_NORMAL, CASE_NEGATIVE, 4,
+      "ELWMUL LoFi result against the HiFi4 reference: must fail" },
+    { "matmul-lofi-dst16", MM, 0, 0, 0, BF16, BF16, BF16, 2, 2, 2, 1,
+      DATA_NORMAL, 0, 0, "64x64x64 matmul LoFi, 16-bit Dst" },
+    { "matmul-hifi4-dst16", MM, 0, 0, 4, BF16, BF16, BF16, 2, 2, 2, 2,
+      DATA_NORMAL, 0, 0, "64x64x64 matmul HiFi4, 16-bit Dst" },
+    { "matmul-lofi-dst32", MM, 0, 1, 0, BF16, FP32, FP32, 2, 2, 2, 1,
+      DATA_NORMAL, 0, 0, "64x64x64 matmul LoFi, FP32 Dst, Float32" },
+    { "matmul-hifi4-dst32", MM, 0, 1, 4, BF16, FP32, FP32, 2, 2, 2, 2,
+      DATA_NORMAL, 0, 0, "64x64x64 matmul HiFi4, FP32 Dst, Float32" },
+    { "matmul-hifi2-dst32-bf16out", MM, 0, 1, 2, BF16, BF16, BF16,
+      1, 3, 2, 2, DATA_NORMAL, 0, 0, "32x96x64 matmul HiFi2, FP32 Dst" },
+    { "matmul-lofi-vs-hifi4", MM, 0, 1, 0, BF16, FP32, FP32, 2, 2, 2, 1,
+      DATA_NORMAL, CASE_NEGATIVE, 4,
+      "matmul LoFi result against the HiFi4 reference: must fail" },
+    { "reduce-row-sum-dst16", RD, TTK_REDUCE_ROW | TTK_REDUCE_SUM, 0, 4,
+      BF16, BF16, BF16, 1, 1, 2, 1, DATA_NORMAL, 0, 0,
+      "row sums (GAPOOL HiFi4 on haloized faces), 16-bit Dst" },
+    { "reduce-row-sum-dst32", RD, TTK_REDUCE_ROW | TTK_REDUCE_SUM, 1, 4,
+      BF16, BF16, BF16, 1, 1, 2, 2, DATA_NORMAL, 0, 0,
+      "row sums, FP32 Dst" },
+    { "reduce-col-sum-dst16", RD, TTK_REDUCE_COL | TTK_REDUCE_SUM, 0, 4,
+      BF16, BF16, BF16, 1, 1, 2, 2, DATA_NORMAL, 0, 0,
+      "column sums (GAPOOL HiFi4), 16-bit Dst" },
+    { "reduce-col-sum-lofi-dst32", RD, TTK_REDUCE_COL | TTK_REDUCE_SUM, 1,
+      0, BF16, FP32, FP32, 1, 1, 2, 1, DATA_NORMAL, 0, 0,
+      "column sums (GAPOOL LoFi), FP32 Dst, Float32" },
+    { "reduce-col-max-dst16", RD, TTK_REDUCE_COL | TTK_REDUCE_MAX, 0, 0,
+      BF16, BF16, BF16, 1, 1, 2, 2, DATA_NONZERO, 0, 0,
+      "column maxima (GMPOOL), 16-bit Dst" },
+    { "reduce-col-max-dst32", RD, TTK_REDUCE_COL | TTK_REDUCE_MAX, 1, 0,
+      BF16, BF16, BF16, 1, 1, 2, 1, DATA_NONZERO, 0, 0,
+      "column maxima (GMPOOL), FP32 Dst" },
+    { "reduce-row-max-dst16", RD, TTK_REDUCE_ROW | TTK_REDUCE_MAX, 0, 0,
+      BF16, BF16, BF16, 1, 1, 2, 2, DATA_NONZERO, 0, 0,
+      "row maxima (GMPOOL on haloized faces), 16-bit Dst" },
+    { "transpose-dst16", TR, 0, 0, 0, BF16, BF16, BF16, 2, 1, 2, 2,
+      DATA_SPECIAL, 0, 0, "haloize transpose + datacopy, 16-bit Dst" },
+    { "transpose-dst32", TR, 0, 1, 0, BF16, BF16, BF16, 1, 1, 2, 2,
+      DATA_NORMAL, 0, 0, "haloize transpose + datacopy, FP32 Dst" },
+    { "tilize-dst16", TZ, 0, 0, 0, BF16, BF16, BF16, 2, 1, 3, 2,
+      DATA_SPECIAL, 0, 0, "row-major 64x96 -> tiles (tileize unpack, "
+      "interleaved pack), 16-bit Dst" },
+    { "tilize-dst32", TZ, 0, 1, 0, BF16, BF16, BF16, 2, 1, 2, 2,
+      DATA_NORMAL, 0, 0, "row-major 64x64 -> tiles, FP32 Dst" },
+    { "untilize-dst16", UZ, 0, 0, 0, BF16, BF16, BF16, 3, 1, 3, 3,
+      DATA_SPECIAL, 0, 0, "tiles -> row-major 96x96 (strided pack), "
+      "16-bit Dst" },
+    { "untilize-dst32-fp32out", UZ, 0, 1, 0, BF16, FP32, FP32, 2, 1, 2, 2,
+      DATA_NORMAL, 0, 0, "tiles -> row-major 64x64 Float32, FP32 Dst" },
+    { "bfp8-roundtrip", DC, 0, 0, 0, BF16, BF16, BFP8, 2, 1, 2, 2,
+      DATA_WIDE, CASE_ROUNDTRIP, 0,
+      "BF16 -> Bfp8_b (pack), Bfp8_b -> BF16 (unpack)" },
+    { "pack-fp32-dst32", EW, TTK_ELW_ADD, 1, 0, BF16, FP32, FP32,
+      2, 1, 2, 2, DATA_SPECIAL, 0, 0,
+      "Float32 out from FP32 Dst (ELWADD, special values)" },
+};
+
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+static int tap_n, tap_failed;
+static unsigned dma_calls;
+static FILE *dump_file;
+
+/* ---------------------------------------------------------- utilities -- */
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool ok(bool cond, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static bool ok(bool cond, const char *fmt, ...)
+{
+    va_list ap;
+
+    printf("%s %d - ", cond ? "ok" : "not ok", ++tap_n);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    fflush(stdout);
+    tap_failed += !cond;
+    return cond;
+}
+
+static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void diag(const char *fmt, ...)
+{
+    va_list ap;
+
+    printf("# ");
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    fflush(stdout);
+}
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "tt-kernel-run: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    exit(EXIT_FAILURE);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = calloc(1, n);
+
+    if (!p) {
+        die("out of memory");
+    }
+    return p;
+}
+
+/* xorshift64*: operands depend only on --seed and the case name */
+static uint64_t rng_state;
+
+static uint32_t rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (rng_state * 0x2545f4914f6cdd1dull) >> 32;
+}
+
+static void rng_seed(uint64_t seed, const char *name)
+{
+    rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
+    for (const char *s = name; *s; s++) {
+        rng_state = (rng_state ^ (uint8_t)*s) * 0x100000001b3ull;
+    }
+    if (!rng_state) {
+        rng_state = 1;
+    }
+}
+
+/* ------------------------------------------------------- operands -- */
+
+static uint16_t rand_bf16(int emin, int emax, bool neg)
+{
+    int e = 127 + emin + (int)(rng() % (unsigned)(emax - emin + 1));
+
+    return (neg && (rng() & 1)) << 15 | e << 7 | (rng() & 0x7f);
+}
+
+static uint16_t rand_special(void)
+{
+    static const uint16_t sp[] = {
+        0x7f80, 0xff80,         /* +-Inf */
+        0x7fc0, 0xffc1,         /* NaN */
+        0x0000, 0x8000,         /* +-0 */
+        0x0001, 0x807f,         /* denormals */
+        0x7f7f, 0xff7f,         /* largest finite */
+        0x0080, 0x8080,         /* smallest normal */
+    };
+
+    return sp[rng() % (sizeof(sp) / sizeof(sp[0]))];
+}
+
+static void gen_tiles(uint16_t *v, int ntiles, int kind)
+{
+    for (int i = 0; i < ntiles * TT_REF_TILE; i++) {
+        uint32_t r = rng() % 64;
+
+        switch (kind) {
+        case DATA_SPECIAL:
+            v[i] = r < 6 ? rand_special() : rand_bf16(-3, 3, true);
+            break;
+        case DATA_POSITIVE:
+            v[i] = rand_bf16(-3, 3, false);
+            break;
+        case DATA_NONZERO:
+            v[i] = rand_bf16(-3, 3, true);
+            break;
+        case DATA_WIDE:
+            v[i] = r == 0 ? 0 : rand_bf16(-12, 4, true);
+            break;
+        default:
+            v[i] = r == 0 ? 0 : rand_bf16(-3, 3, true);
+            break;
+        }
+    }
+}
+
+/*
+ * The reduce scaler tile: row 0 of every face, the rest 0, as tt-metal
+ * builds it.  Maxima need 1.0 there (ttsim accepts nothing else); sums
+ * get a different weight per datum, so that the reference also checks
+ * which scaler datum meets which input datum.
+ */
+static void gen_scaler(uint16_t *v, bool max)
+{
+    for (int i = 0; i < TT_REF_TILE; i++) {
+        v[i] = (i % 256) >= 16 ? 0 : max ? 0x3f80 : rand_bf16(-1, 0, false);
+    }
+}
+
+static uint32_t tile_bytes(int fmt)
+{
+    return fmt == FP32 ? 4096 : fmt == BFP8 ? TT_REF_BFP8_TILE : 2048;
+}
+
+/* ------------------------------------------------------- the library -- */
+
+static void dma_rd(uint64_t paddr, void *dst, uint32_t size)
+{
+    dma_calls++;
+    memset(dst, 0, size);
+}
+
+static void dma_wr(uint64_t paddr, const void *src, uint32_t size)
+{
+    dma_calls++;
+}
+
+/*
+ * dlopen @path; with @private, from an anonymous copy, so that a second
+ * instance of the same library keeps its own state (as tt-umd's
+ * copy_sim_binary does).
+ */
+static void lib_open(Lib *l, const char *path, bool private)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+    } syms[] = {
+        { "libttsim_init", offsetof(Lib, init) },
+        { "libttsim_exit", offsetof(Lib, exit) },
+        { "libttsim_set_pci_dma_mem_callbacks", offsetof(Lib, set_dma) },
+        { "libttsim_pci_config_rd32", offsetof(Lib, cfg_rd) },
+        { "libttsim_pci_mem_rd_bytes", offsetof(Lib, mem_rd) },
+        { "libttsim_pci_mem_wr_bytes", offsetof(Lib, mem_wr) },
+        { "libttsim_tile_rd_bytes", offsetof(Lib, tile_rd) },
+        { "libttsim_tile_wr_bytes", offsetof(Lib, tile_wr) },
+        { "libttsim_clock", offsetof(Lib, clock) },
+    };
+    char copy[64];
+    const char *open_path = path;
+
+    l->path = path;
+    if (private) {
+        FILE *in = fopen(path, "rb");
+        int fd = memfd_create("libttsim-copy", 0);
+        char buf[65536];
+        size_t n;
+
+        if (!in || fd < 0) {
+            die("%s: cannot copy: %s", path, strerror(errno));
+        }
+        while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+            if (write(fd, buf, n) != (ssize_t)n) {
+                die("%s: cannot copy: %s", path, strerror(errno));
+            }
+        }
+        fclose(in);
+        snprintf(copy, sizeof(copy), "/proc/self/fd/%d", fd);
+        open_path = copy;
+    }
+    l->handle = dlopen(open_path, RTLD_NOW | RTLD_LOCAL);
+    if (!l->handle) {
+        die("%s", dlerror());
+    }
+    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+        void *p = dlsym(l->handle, syms[i].name);
+
+        if (!p) {
+            die("%s: no %s", path, syms[i].name);
+        }
+        /* POSIX: a function pointer travels through dlsym()'s void * */
+        memcpy((char *)l + syms[i].off, &p, sizeof(p));
+    }
+}
+
+static void wr32(Lib *l, uint64_t paddr, uint32_t v)
+{
+    l->mem_wr(paddr, &v, 4);
+}
+
+static uint32_t rd32(Lib *l, uint64_t paddr)
+{
+    uint32_t v;
+
+    l->mem_rd(paddr, &v, 4);
+    return v;
+}
+
+/*
+ * Point 2 MiB window @n at (@x, @y) @addr with the three 32-bit writes
+ * tt-umd makes (tt_sim_tlb_handle.cpp), low word first: address >> 21,
+ * x_end at bit 43, y_end at 49; unicast, NOC 0, ordering and static VC
+ * 0, as ttsim requires.
+ */
+static void tlb_set(Lib *l, int n, int x, int y, uint64_t addr)
+{
+    uint64_t lo = addr >> WIN_SHIFT | (uint64_t)x << 43 | (uint64_t)y << 49;
+    uint64_t cfg = l->bar0 + TLB_CFG + 12 * n;
+
+    wr32(l, cfg, lo);
+    wr32(l, cfg + 4, lo >> 32);
+    wr32(l, cfg + 8, 0);
+}
+
+static uint64_t win(Lib *l, int n, uint64_t addr)
+{
+    return l->bar0 + (uint64_t)n * WIN_SIZE + (addr & (WIN_SIZE - 1));
+}
+
+static void l1_write(Lib *l, uint32_t addr, const void *p, uint32_t n)
+{
+    l->mem_wr(win(l, WIN_L1, addr), p, n);
+}
+
+static void l1_read(Lib *l, uint32_t addr, void *p, uint32_t n)
+{
+    l->mem_rd(win(l, WIN_L1, addr), p, n);
+}
+
+static void reg_write(Lib *l, uint32_t addr, uint32_t v)
+{
+    wr32(l, win(l, WIN_REGS, addr), v);
+}
+
+static uint32_t reg_read(Lib *l, uint32_t addr)
+{
+    return rd32(l, win(l, WIN_REGS, addr));
+}
+
+/*
+ * Callbacks, init, PCI id and BAR0 (tt-umd TTSimTTDevice's order); the
+ * tile's windows; the image loaded with every core held.
+ */
+static bool lib_start(Lib *l, const Opts *o, const uint8_t *fw, size_t fwn)
+{
+    uint32_t id, lo;
+    uint8_t *back;
+    bool same;
+
+    l->set_dma(dma_rd, dma_wr);
+    l->init();
+    id = l->cfg_rd(0, 0);
+    lo = l->cfg_rd(0, 0x10);
+    l->bar0 = (uint64_t)l->cfg_rd(0, 0x14) << 32 | (lo & ~0xfu);
+    if (!ok(id == BH_VENDOR_DEVICE && l->bar0, "%s: Blackhole 1e52:b140 "
+            "(id 0x%08x), BAR0 at 0x%llx", l->path, id,
+            (unsigned long long)l->bar0)) {
+        return false;
+    }
+    tlb_set(l, WIN_L1, o->tile_x, o->tile_y, 0);
+    tlb_set(l, WIN_REGS, o->tile_x, o->tile_y, SOFT_RESET_0);
+    reg_write(l, SOFT_RESET_0, HOLD_ALL);
+    reg_write(l, TRISC_RESET_PC_OVERRIDE, 0);
+    l1_write(l, 0, fw, fwn);
+    back = xmalloc(fwn);
+    l1_read(l, 0, back, fwn);
+    same = !memcmp(back, fw, fwn);
+    free(back);
+    return ok(same && reg_read(l, SOFT_RESET_0) == HOLD_ALL,
+              "%s: %zu-byte kernel image in L1 of tile (%d, %d), cores "
+              "held", l->path, fwn, o->tile_x, o->tile_y);
+}
+
+/* ------------------------------------------------------ one kernel -- */
+
+typedef struct Run {
+    TTKParams p;
+    const uint16_t *a;          /* BF16 operands, or raw L1 bytes (BFP8) */
+    const uint8_t *a_raw;
+    const uint16_t *b;
+    uint32_t a_bytes, b_bytes, c_bytes;
+    uint8_t *out;               /* c_bytes read back */
+    double seconds;
+    char why[160];
+} Run;
+
+static const char *core_name[3] = { "TRISC0 (unpack)", "TRISC1 (math)",
+                                    "TRISC2 (pack)" };
+
+/*
+ * Load operands and block, release the TRISCs, poll until all three are
+ * done (or the timeout names the busy ones), hold them, read C back.
+ */
+static bool run_kernel(Lib *l, const Opts *o, Run *r)
+{
+    TTKParams st;
+    uint8_t *poison;
+    double t0, deadline;
+    bool done = false;
+
+    r->p.magic = TTK_MAGIC;
+    r->p.run_id = ++l->run_id;
+    r->p.addr_a = TTK_DATA_ADDR;
+    r->p.addr_b = r->p.addr_a + ((r->a_bytes + 0xfff) & ~0xfffu);
+    r->p.addr_c = r->p.addr_b + ((r->b_bytes + 0xfff) & ~0xfffu);
+    if (r->p.addr_c + r->c_bytes > TTK_DATA_END) {
+        snprintf(r->why, sizeof(r->why), "operands do not fit in L1");
+        return false;
+    }
+    reg_write(l, SOFT_RESET_0, HOLD_ALL);
+    if (r->a_raw) {
+        l1_write(l, r->p.addr_a, r->a_raw, r->a_bytes);
+    } else {
+        l1_write(l, r->p.addr_a, r->a, r->a_bytes);
+    }
+    if (r->b_bytes) {
+        l1_write(l, r->p.addr_b, r->b, r->b_bytes);
+    }
+    poison = xmalloc(r->c_bytes);
+    memset(poison, POISON, r->c_bytes);
+    l1_write(l, r->p.addr_c, poison, r->c_bytes);
+    free(poison);
+    l1_write(l, TTK_PARAMS_ADDR, &r->p, sizeof(r->p));
+
+    t0 = now();
+    deadline = t0 + o->timeout;
+    reg_write(l, SOFT_RESET_0, RUN_TRISCS);
+    while (!done && now() < deadline) {
+        l->clock(o->clocks);
+        l1_read(l, TTK_PARAMS_ADDR, &st, sizeof(st));
+        done = st.done[0] == TTK_DONE && st.done[1] == TTK_DONE &&
+               st.done[2] == TTK_DONE;
+    }
+    r->seconds = now() - t0;
+    reg_write(l, SOFT_RESET_0, HOLD_ALL);
+    l->wedged |= !done;
+    l1_read(l, TTK_PARAMS_ADDR, &st, sizeof(st));
+    l1_read(l, r->p.addr_c, r->out, r->c_bytes);
+    if (!done) {
+        int n = snprintf(r->why, sizeof(r->why), "timeout after %.0f s; busy:",
+                         o->timeout);
+
+        for (int i = 0; i < 3; i++) {
+            if (st.done[i] != TTK_DONE && n < (int)sizeof(r->why)) {
+                n += snprintf(r->why + n, sizeof(r->why) - n,
+                              " %s at stage 0x%x (error 0x%x)", core_name[i],
+                              st.stage[i], st.error[i]);
+            }
+        }
+        return false;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (st.error[i]) {
+            snprintf(r->why, sizeof(r->why), "%s reports error 0x%x",
+                     core_name[i], st.error[i]);
+            return false;
+        }
+    }
+    if (dump_file) {
+        fwrite(r->out, 1, r->c_bytes, dump_file);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------- the cases -- */
+
+static void fill_params(const Case *c, TTKParams *p, int fmt_in)
+{
+    memset(p, 0, sizeof(*p));
+    p->op = c->op;
+    p->sub_op = c->sub_op;
+    p->dst_fp32 = c->dst_fp32;
+    p->fidelity = c->fidelity;
+    p->fmt_a = p->fmt_b = fmt_in;
+    p->unpack_out_a = p->unpack_out_b = fmt_in;
+    p->pack_src = c->pack_src;
+    p->fmt_out = c->fmt_out;
+    p->mt = c->mt;
+    p->kt = c->kt;
+    p->nt = c->nt;
+    p->block = c->block;
+}
+
+/* The reference for @c on BF16 operands @a, @b (with @pp's formats) */
+static void reference(const Case *c, const TTRefPipe *pp, const uint16_t *a,
+                      const uint16_t *b, TTRefExpect *exp)
+{
+    int ntiles = c->mt * c->nt;
+
+    switch (c->op) {
+    case TTK_OP_DATACOPY:
+        tt_ref_datacopy(pp, a, ntiles, exp);
+        break;
+    case TTK_OP_TRANSPOSE:
+        tt_ref_transpose(pp, a, ntiles, exp);
+        break;
+    case TTK_OP_TILIZE:
+        tt_ref_tilize(pp, a, c->mt, c->nt, exp);
+        break;
+    case TTK_OP_UNTILIZE:
+        tt_ref_untilize(pp, a, c->mt, c->nt, exp);
+        break;
+    case TTK_OP_ELTWISE:
+        tt_ref_eltwise(pp, c->sub_op, a, b, ntiles, exp);
+        break;
+    case TTK_OP_MATMUL:
+        tt_ref_matmul(pp, a, b, c->mt, c->kt, c->nt, exp);
+        break;
+    default:
+        tt_ref_reduce(pp, c->sub_op & TTK_REDUCE_COL,
+                      c->sub_op & TTK_REDUCE_MAX, a, b, ntiles, exp);
+        break;
+    }
+}
+
+static const char *fmt_name(int f)
+{
+    return f == FP32 ? "Float32" : f == BFP8 ? "Bfp8_b" : "Float16_b";
+}
+
+/* One TAP line for a result checked against the reference */
+static bool report(const Case *c, const char *label, const TTRefPipe *pp,
+                   const TTRefExpect *exp, int ntiles, const uint8_t *out,
+                   bool negative)
+{
+    TTRefStats st;
+    bool all_exact = true, bounded = false;
+
+    for (int i = 0; i < ntiles * TT_REF_TILE; i++) {
+        all_exact &= exp[i].exact;
+        bounded |= !exp[i].exact && exp[i].bound > 0;
+    }
+    tt_ref_check(pp, exp, ntiles, out, &st);
+    if (negative) {
+        ok(st.bad > 0, "%s: %s (%d of %d datums outside the bound)",
+           c->name, label, st.bad, st.count);
+    } else {
+        ok(!st.bad, "%s: %s %s (%d datums, %s)", c->name, label,
+           all_exact ? "bit-exact" : bounded ? "within bound"
+                                             : "exact up to the sign of 0",
+           st.count, fmt_name(pp->out_fmt));
+    }
+    if (!bounded) {
+        diag("%s: max error %.3g ULP (reference exact)", c->name,
+             st.max_ulp);
+    } else {
+        diag("%s: max error %.3g ULP, max error/bound %.3g", c->name,
+             st.max_ulp, st.max_ratio);
+    }
+    if (st.bad && !negative && c->op == TTK_OP_UNTILIZE) {
+        int i = st.first_bad;
+
+        diag("%s: %d bad; first at row %d column %d: got 0x%x, expected "
+             "0x%x (%.9g +- %.3g)", c->name, st.bad, i / (32 * c->nt),
+             i % (32 * c->nt), st.bad_got, st.bad_want, exp[i].val,
+             exp[i].bound);
+    } else if (st.bad && !negative) {
+        int i = st.first_bad, t = i / TT_REF_TILE, pos = i % TT_REF_TILE;
+        int face = pos / 256, rr = (face / 2) * 16 + pos % 256 / 16;
+        int cc = (face % 2) * 16 + pos % 16;
+
+        diag("%s: %d bad; first at tile %d (%d, %d): got 0x%x, expected "
+             "0x%x (%.9g +- %.3g)", c->name, st.bad, t, rr, cc, st.bad_got,
+             st.bad_want, exp[i].val, exp[i].bound);
+    }
+    return negative ? st.bad > 0 : !st.bad;
+}
+
+/* Everything a case produced on one library, for --compare-lib */
+typedef struct Outcome {
+    uint8_t *bytes;
+    size_t n;
+    bool ran;
+} Outcome;
+
+static void outcome_add(Outcome *oc, const Run *r)
+{
+    oc->bytes = realloc(oc->bytes, oc->n + r->c_bytes);
+    if (!oc->bytes) {
+        die("out of memory");
+    }
+    memcpy(oc->bytes + oc->n, r->out, r->c_bytes);
+    oc->n += r->c_bytes;
+}
+
+static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
+                     Outcome *oc)
+{
+    int ntiles = c->mt * c->nt;
+    int na = c->op == TTK_OP_MATMUL ? c->mt * c->kt : ntiles;
+    int nb = c->op == TTK_OP_MATMUL ? c->kt * c->nt :
+             c->op == TTK_OP_REDUCE ? 1 : ntiles;
+    bool uses_b = c->op == TTK_OP_ELTWISE || c->op == TTK_OP_MATMUL ||
+                  c->op == TTK_OP_REDUCE;
+    uint16_t *a = xmalloc(na * TT_REF_TILE * 2);
+    uint16_t *b = xmalloc(nb * TT_REF_TILE * 2);
+    TTRefExpect *exp = xmalloc(ntiles * TT_REF_TILE * sizeof(*exp));
+    TTRefPipe pp = {
+        .dst_fp32 = c->dst_fp32, .fidelity = c->fidelity,
+        .pack_src = c->pack_src, .out_fmt = c->fmt_out,
+    };
+    char label[96];
+    Run r = { 0 };
+    bool ran;
+
+    rng_seed(o->seed, c->name);
+    gen_tiles(a, na, c->data);
+    if (c->op == TTK_OP_REDUCE) {
+        gen_scaler(b, c->sub_op & TTK_REDUCE_MAX);
+    } else {
+        gen_tiles(b, nb, c->data);
+    }
+    fill_params(c, &r.p, c->fmt_in);
+    r.a = a;
+    r.b = b;
+    r.a_bytes = na * tile_bytes(c->fmt_in);
+    r.b_bytes = uses_b ? nb * tile_bytes(c->fmt_in) : 0;
+    r.c_bytes = ntiles * tile_bytes(c->fmt_out);
+    r.out = xmalloc(r.c_bytes);
+
+    if (l->wedged) {
+        ok(false, "%s: %snot run: an earlier run on %s timed out and left "
+           "its Tensix threads blocked", c->name, tag, l->path);
+        goto out;
+    }
+    ran = run_kernel(l, o, &r);
+    if (!ok(ran, "%s: %s%s on %s (%.2f s)%s%s", c->name, tag, c->what,
+            l->path, r.seconds, r.why[0] ? ": " : "", r.why)) {
+        goto out;
+    }
+    oc->ran = true;
+    outcome_add(oc, &r);
+    if (c->flags & CASE_NEGATIVE) {
+        pp.fidelity = c->ref_fidelity;
+    }
+    reference(c, &pp, a, b, exp);
+    snprintf(label, sizeof(label), "%s%s", tag,
+             c->flags & CASE_NEGATIVE ? "rejected by the HiFi4 bound"
+                                      : "matches tt-ref");
+    report(c, label, &pp, exp, ntiles, r.out, c->flags & CASE_NEGATIVE);
+
+    if (c->flags & CASE_ROUNDTRIP) {
+        /* unpack the packed Bfp8_b tiles, from where they are, to BF16 */
+        uint16_t *dec = xmalloc(ntiles * TT_REF_TILE * 2);
+        Run r2 = { 0 };
+        TTRefPipe pp2 = {
+            .pack_src = BFP8, .out_fmt = BF16,
+        };
+        TTRefStats st;
+
+        for (int t = 0; t < ntiles; t++) {
+            tt_ref_bfp8_decode_tile(r.out + t * TT_REF_BFP8_TILE,
+                                    dec + t * TT_REF_TILE);
+        }
+        fill_params(c, &r2.p, BFP8);
+        r2.p.pack_src = BFP8;
+        r2.p.fmt_out = BF16;
+        r2.a_raw = r.out;
+        r2.a_bytes = r.c_bytes;
+        r2.c_bytes = ntiles * tile_bytes(BF16);
+        r2.out = xmalloc(r2.c_bytes);
+        ran = run_kernel(l, o, &r2);
+        if (ok(ran, "%s: %sunpack Bfp8_b -> Dst -> Float16_b (%.2f s)%s%s",
+               c->name, tag, r2.seconds, r2.why[0] ? ": " : "", r2.why)) {
+            outcome_add(oc, &r2);
+            tt_ref_datacopy(&pp2, dec, ntiles, exp);
+            snprintf(label, sizeof(label), "%sunpacked Bfp8_b matches "
+                     "tt-ref", tag);
+            report(c, label, &pp2, exp, ntiles, r2.out, false);
+            /* and the whole trip stays within BFP8's precision */
+            for (int i = 0; i < ntiles * TT_REF_TILE; i++) {
+                exp[i].exact = false;
+                exp[i].val = tt_ref_bf16_value(a[i]);
+                exp[i].bound = 0;
+            }
+            for (int blk = 0; blk < ntiles * 64; blk++) {
+                double m = 0;
+
+                for (int i = 0; i < 16; i++) {
+                    m = fmax(m, fabs(exp[blk * 16 + i].val));
+                }
+                for (int i = 0; i < 16; i++) {
+                    /* half a unit of Mag/64 at the block's exponent */
+                    exp[blk * 16 + i].bound = tt_ref_ulp(m, 6) / 2;
+                }
+            }
+            tt_ref_check(&pp2, exp, ntiles, r2.out, &st);
+            ok(!st.bad, "%s: %sround trip within half a BFP8 unit of the "
+               "input (%d of %d outside)", c->name, tag, st.bad, st.count);
+        }
+        free(r2.out);
+        free(dec);
+    }
+out:
+    free(r.out);
+    free(exp);
+    free(a);
+    free(b);
+}
+
+/* -------------------------------------------------------------- main -- */
+
+static void usage(int status)
+{
+    fprintf(status ? stderr : stdout,
+            "usage: tt-kernel-run [--lib PATH] [--fw IMAGE] [--case NAMES] "
+            "[--seed N]\n"
+            "                     [--tile X,Y] [--dump FILE] "
+            "[--compare-lib PATH2]\n"
+            "                     [--timeout S] [--clocks N] [--list]\n"
+            "  --lib PATH          libttsim.so (default $TT_LIBTTSIM)\n"
+            "  --fw IMAGE          tt-kernels.bin (default "
+            "tensix-fw/tt-kernels.bin beside the program)\n"
+            "  --case NAMES        run only these cases, comma-separated (see --list)\n"
+            "  --seed N            operand seed (default 1)\n"
+            "  --tile X,Y          Tensix tile, NOC0 coordinates (1,2)\n"
+            "  --dump FILE         raw result bytes of every run, in order\n"
+            "  --compare-lib PATH2 also run on PATH2, compare bit for bit\n"
+            "  --timeout S         per kernel run (60)\n"
+            "  --clocks N          libttsim_clock() between polls (2000)\n"
+            "  --list              print the cases\n");
+    exit(status);
+}
+
+static void parse_args(int argc, char **argv, Opts *o)
+{
+    static const struct option lopts[] = {
+        { "lib", required_argument, NULL, 'l' },
+        { "fw", required_argument, NULL, 'f' },
+        { "case", required_argument, NULL, 'c' },
+        { "seed", required_argument, NULL, 's' },
+        { "tile", required_argument, NULL, 't' },
+        { "dump", required_argument, NULL, 'd' },
+        { "compare-lib", required_argument, NULL, 'L' },
+        { "timeout", required_argument, NULL, 'T' },
+        { "clocks", required_argument, NULL, 'k' },
+        { "list", no_argument, NULL, 'i' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+    char *end, junk;
+
+    while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+        switch (c) {
+        case 'l':
+            o->lib = optarg;
+            break;
+        case 'f':
+            o->fw = optarg;
+            break;
+        case 'c':
+            o->only = optarg;
+            break;
+        case 's':
+            if (sscanf(optarg, "%" SCNu64 "%c", &o->seed, &junk) != 1) {
+                die("bad seed '%s'", optarg);
+            }
+            break;
+        case 't':
+            if (sscanf(optarg, "%d,%d", &o->tile_x, &o->tile_y) != 2) {
+                die("bad tile '%s' (want X,Y)", optarg);
+            }
+            break;
+        case 'd':
+            o->dump = optarg;
+            break;
+        case 'L':
+            o->lib2 = optarg;
+            break;
+        case 'T':
+            o->timeout = strtod(optarg, &end);
+            if (*end || o->timeout <= 0) {
+                die("bad timeout '%s'", optarg);
+            }
+            break;
+        case 'k':
+            if (sscanf(optarg, "%" SCNu32 "%c", &o->clocks, &junk) != 1 ||
+                !o->clocks) {
+                die("bad clock count '%s'", optarg);
+            }
+            break;
+        case 'i':
+            o->list = true;
+            break;
+        case 'h':
+            usage(EXIT_SUCCESS);
+            break;
+        default:
+            usage(EXIT_FAILURE);
+        }
+    }
+    if (optind != argc || (!o->lib && !o->list)) {
+        usage(EXIT_FAILURE);
+    }
+}
+
+static uint8_t *load_fw(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    long size = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
+    uint8_t *p;
+
+    if (size <= 0 || size > TTK_IMAGE_MAX || fseek(f, 0, SEEK_SET)) {
+        die("%s: not a kernel image below 0x%x", path, TTK_IMAGE_MAX);
+    }
+    p = xmalloc(size);
+    if (fread(p, 1, size, f) != (size_t)size) {
+        die("%s: short read", path);
+    }
+    fclose(f);
+    *n = size;
+    return p;
+}
+
+static const char *default_fw(const char *argv0)
+{
+    static char path[PATH_MAX];
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+    if (n <= 0) {
+        snprintf(self, sizeof(self), "%s", argv0);
+    } else {
+        self[n] = 0;
+    }
+    snprintf(path, sizeof(path), "%s/tensix-fw/tt-kernels.bin",
+             dirname(self));
+    return path;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    char ra[PATH_MAX], rb[PATH_MAX];
+
+    return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+/* Is case @name in the comma-separated list @only (all when NULL)? */
+static bool case_selected(const char *only, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1
+                                                      : NULL) {
+        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == 0)) {
+            return true;
+        }
+    }
+    return !only;
+}
+
+int main(int argc, char **argv)
+{
+    Opts o = {
+        .lib = getenv("TT_LIBTTSIM"), .seed = 1, .tile_x = 1, .tile_y = 2,
+        .timeout = 60, .clocks = 2000,
+    };
+    Lib lib1 = { 0 }, lib2 = { 0 };
+    uint8_t *fw;
+    size_t fwn;
+    int selected = 0;
+
+    parse_args(argc, argv, &o);
+    if (o.list) {
+        for (size_t i = 0; i < NCASES; i++) {
+            printf("%-28s %s\n", cases[i].name, cases[i].what);
+        }
+        return EXIT_SUCCESS;
+    }
+    for (size_t i = 0; i < NCASES; i++) {
+        selected += case_selected(o.only, cases[i].name);
+    }
+    if (!selected) {
+        die("no case '%s' (see --list)", o.only);
+    }
+    if (!o.fw) {
+        o.fw = default_fw(argv[0]);
+    }
+    fw = load_fw(o.fw, &fwn);
+    if (o.dump) {
+        dump_file = fopen(o.dump, "wb");
+        if (!dump_file) {
+            die("%s: %s", o.dump, strerror(errno));
+        }
+    }
+
+    lib_open(&lib1, o.lib, false);
+    if (!lib_start(&lib1, &o, fw, fwn)) {
+        goto done;
+    }
+    if (o.lib2) {
+        lib_open(&lib2, o.lib2, same_file(o.lib, o.lib2));
+        if (!lib_start(&lib2, &o, fw, fwn)) {
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < NCASES; i++) {
+        const Case *c = &cases[i];
+        Outcome oc1 = { 0 }, oc2 = { 0 };
+
+        if (!case_selected(o.only, c->name)) {
+            continue;
+        }
+        run_case(&lib1, &o, c, "", &oc1);
+        if (o.lib2) {
+            run_case(&lib2, &o, c, "lib2: ", &oc2);
+            if (oc1.ran && oc2.ran && oc1.n == oc2.n) {
+                size_t k = 0;
+
+                while (k < oc1.n && oc1.bytes[k] == oc2.bytes[k]) {
+                    k++;
+                }
+                ok(k == oc1.n, "%s: %s and %s bit-identical (%zu bytes%s)",
+                   c->name, lib1.path, lib2.path, oc1.n,
+                   k == oc1.n ? "" : ", they differ");
+                if (k != oc1.n) {
+                    diag("%s: first difference at result byte %zu: 0x%02x "
+                         "vs 0x%02x", c->name, k, oc1.bytes[k],
+                         oc2.bytes[k]);
+                }
+            } else {
+                ok(false, "%s: %s and %s bit-identical (a run failed)",
+                   c->name, lib1.path, lib2.path);
+            }
+        }
+        free(oc1.bytes);
+        free(oc2.bytes);
+    }
+    ok(!dma_calls, "no device-to-host DMA (%u callbacks)", dma_calls);
+    lib1.exit();
+    if (o.lib2) {
+        lib2.exit();
+    }
+done:
+    printf("1..%d\n", tap_n);
+    if (dump_file) {
+        fclose(dump_file);
+    }
+    free(fw);
+    return tap_failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

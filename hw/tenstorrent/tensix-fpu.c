@@ -196,152 +196,7 @@ static void tt_fpu_setup(TTTensix *t, int thread, TTFpuOp *op, unsigned dst,
     op->drow = tt_fpu_dst_row(t, thread, dst, align);
 }
 
-/* A Src cell as v19 in its style: FP16 keeps five exponent bits, BF16 7 */
-static uint32_t tt_prep(uint32_t cell, unsigned fmt, bool e8)
-{
-    if (!e8) {
-        cell &= 0x8fffe000;
-    } else if (fmt != TT_FMT_TF32) {
-        cell &= 0xffff0000;
-    }
-    return cell >> 13;
-}
-
-static bool tt_v19_zero(uint32_t v)
-{
-    return (v & 0x3ffff) < 0x400;
-}
-
-/* Fidelity slices (SrcASrcB.md): SrcA 5 bits, SrcB 7 bits of significand */
-static uint32_t tt_slice_a(uint32_t v, unsigned phase)
-{
-    uint32_t m = 0x400 | (v & 0x3ff);
-
-    return phase & 1 ? (m >> 1) & 31 : m >> 6;
-}
-
-static uint32_t tt_slice_b(uint32_t v, unsigned phase)
-{
-    uint32_t m = 0x400 | (v & 0x3ff);
-
-    return phase & 2 ? (m & 15) << 3 : m >> 4;
-}
-
-/* --------------------------------------------------- the accumulator -- */
-
-/* An addend: sign, exponent, magnitude with the hidden bit at bit 23 */
-typedef struct TTTerm {
-    uint32_t s;
-    int e;
-    uint32_t m;
-} TTTerm;
-
-/*
- * Add @n terms to the Dst value @d (FP32 order; FP16 values keep their
- * five exponent bits low) and normalise: each addend is aligned to the
- * largest exponent with one rounding (half up), 16-bit Dst rounds each
- * addend to 2^13 first, the sum rounds half up; overflow gives the
- * exponent-255 pattern (FP16: the largest value), underflow +0.
- */
-static uint32_t tt_acc(const TTTerm *t, int n, uint32_t d, bool dst32,
-                       bool e8)
-{
-    uint32_t sign = d >> 31, ed = d >> 23 & 0xff, md, m[2], frac;
-    int e = ed, lz, sh, drop;
-    int32_t acc;
-
-    md = ed ? 0x800000 | (d & 0x7fffff) : 0;
-    for (int k = 0; k < n; k++) {
-        e = MAX(e, t[k].e);
-    }
-    if (e <= 0) {
-        return 0;
-    }
-    for (int k = 0; k < n; k++) {
-        int dd = e - t[k].e;
-
-        m[k] = t[k].m;
-        if (dd > 0) {
-            m[k] = dd < 31 ? (m[k] + (1u << (dd - 1)) - t[k].s) >> dd : 0;
-        }
-        if (!dst32) {
-            m[k] = (m[k] + 0x1000 - t[k].s) & ~0x1fffu;
-        }
-    }
-    if ((int)ed < e) {
-        int dd = e - ed;
-
-        md = dd < 31 ? (md + (1u << (dd - 1))) >> dd : 0;
-    }
-    if (!dst32) {
-        md = (md + 0x1000) & ~0x1fffu;
-    }
-    acc = md;
-    for (int k = 0; k < n; k++) {
-        acc = t[k].s == sign ? acc + (int32_t)m[k] : acc - (int32_t)m[k];
-    }
-    if (acc < 0) {
-        acc = -acc;
-        sign ^= 1;
-    }
-    if (acc == 0) {
-        return 0;
-    }
-    lz = clz32(acc) - 8;
-    e -= lz;
-    drop = dst32 ? 0 : e8 ? 16 : 13;
-    sh = lz - drop;
-    if (sh < 0) {
-        acc = ((uint32_t)acc + (1u << (-sh - 1))) >> -sh;
-    } else {
-        acc = (uint32_t)acc << sh;
-    }
-    acc = (uint32_t)acc << drop;
-    if (acc & 0x1000000) {
-        e++;
-    }
-    frac = acc & 0x7fffff;
-    if (e <= 0) {
-        return 0;
-    }
-    if (dst32 || e8) {
-        return e >= 255 ? sign << 31 | 0x7f800000 : sign << 31 | e << 23 | frac;
-    }
-    return e >= 32 ? sign << 31 | 31 << 23 | 0x3ff << 13
-                   : sign << 31 | e << 23 | frac;
-}
-
 /* -------------------------------------------------- Dst in its styles -- */
-
-/* Dst's value in FP32 order (MVMUL.md ReadDstFP32/BF16/FP16) */
-static uint32_t tt_fpu_dst_read(TTTensix *t, TTFpuOp *op, unsigned row,
-                                unsigned col)
-{
-    uint16_t h;
-
-    if (op->dst32) {
-        return tt_dst_dec_fp32(tt_dst_rd32(t, row, col, 0));
-    }
-    h = tt_dst_rd16(t, row, col, 0);
-    if (op->e8) {
-        return (uint32_t)tt_dst_dec_bf16(h) << 16;
-    }
-    h = tt_dst_dec_fp16(h);
-    return (uint32_t)(h & 0x8000) << 16 | (uint32_t)(h & 0x7fff) << 13;
-}
-
-static void tt_fpu_dst_write(TTTensix *t, TTFpuOp *op, unsigned row,
-                             unsigned col, uint32_t v)
-{
-    if (op->dst32) {
-        tt_dst_wr32(t, row, col, tt_dst_enc_fp32(v));
-    } else if (op->e8) {
-        tt_dst_wr16(t, row, col, tt_dst_enc_bf16(v >> 16));
-    } else {
-        tt_dst_wr16(t, row, col, tt_dst_enc_fp16((v & 0x80000000) >> 16 |
-                                                 (v & 0x0fffe000) >> 13));
-    }
-}
 
 /* Integer Dst: sign-magnitude INT32 under the FP32 shuffle */
 static int32_t tt_fpu_dst_int(TTTensix *t, unsigned row, unsigned col)
@@ -403,7 +258,7 @@ typedef struct TTDotB {
 
 /* What MVMUL needs of the instruction, for the vector code */
 typedef struct TTDotOp {
-    uint32_t keep;              /* tt_prep's mask of the cell */
+    uint32_t keep;              /* the bits of a cell its style uses */
     unsigned phase;
     int expadj, zexp;
     bool dst32, e8;
@@ -529,8 +384,14 @@ static inline TTVec tt_vmsb(TTVec x)
 }
 
 /*
- * tt_acc() on eight lanes: two group terms (exponent, signed sum) added
- * to Dst values @d (FP32 order).
+ * The accumulator, on eight lanes: add two terms (exponent, signed sum of
+ * products in units of the exponent's last bit) to the Dst values @d
+ * (FP32 order; FP16 values keep their five exponent bits low) and
+ * normalise.  Each addend is aligned to the largest exponent with one
+ * rounding (half up; a negative term's half is one less), 16-bit Dst
+ * first rounds each addend to 2^13, the sum rounds half up; overflow
+ * gives the exponent-255 pattern (FP16: the largest value), underflow
+ * and exact cancellation +0.
  */
 static inline __attribute__((always_inline))
 TTVec tt_vacc(TTVec d, const TTVec *g, bool dst32, bool e8)
@@ -810,99 +671,190 @@ static uint32_t tt_elw_b(TTFpuOp *op, unsigned bcast, unsigned r,
     return op->b[op->rb + (bcast & 2 ? 0 : r)][bcast & 1 ? 0 : c];
 }
 
-/* ELWMUL on one element: one product term added to Dst */
-static uint32_t tt_elwmul1(TTFpuOp *op, uint32_t a, uint32_t b, uint32_t d)
-{
-    TTTerm term = { 0, op->zexp, 0 };
-    int e = (int)(a >> 10 & 0xff) + (int)(b >> 10 & 0xff) + op->expadj;
+typedef enum { TT_ELWADD, TT_ELWSUB, TT_ELWMUL } TTElwOp;
 
-    if (!tt_v19_zero(a) && !(op->flush_src && tt_v19_zero(b)) && e > 0) {
-        term = (TTTerm) { (a ^ b) >> 18 & 1, e,
-                          tt_slice_a(a, op->phase) *
-                          tt_slice_b(b, op->phase) << 13 };
+/* What ELWADD/ELWSUB/ELWMUL need, for the vector code */
+typedef struct TTElwCfg {
+    TTDotOp d;
+    TTElwOp kind;
+    unsigned bcast;
+    bool add_dst, flush;
+} TTElwCfg;
+
+/* Eight cells as v19 values */
+static inline TTVec tt_vprep(TTVec v, uint32_t keep)
+{
+    return (TTVec)(((TTUVec)v & keep) >> 13);
+}
+
+/* One element-wise product term per lane: exponent, signed slices */
+static inline __attribute__((always_inline))
+void tt_velwmul(const TTElwCfg *e, TTVec a, TTVec b, TTVec *ge, TTVec *gs)
+{
+    const TTDotOp *o = &e->d;
+    TTVec ea = a >> 10 & 0xff, eb = b >> 10 & 0xff, sa, sb, m, s, ok;
+    TTVec ma = 0x400 | (a & 0x3ff), mb = 0x400 | (b & 0x3ff);
+
+    sa = o->phase & 1 ? (ma >> 1) & 31 : ma >> 6;
+    sb = o->phase & 2 ? (mb & 15) << 3 : mb >> 4;
+    m = sa * sb;
+    s = (a ^ b) >> 18 & 1;
+    *ge = ea + eb + o->expadj;
+    ok = ((a & 0x3ffff) >= 0x400) & (*ge > 0);
+    if (e->flush) {
+        ok &= (b & 0x3ffff) >= 0x400;
     }
-    return tt_acc(&term, 1, d, op->dst32, op->e8);
+    *gs = ((m ^ -s) + s) & ok;
+    *ge = tt_vsel(ok, *ge, (TTVec){} + o->zexp);
 }
 
 /*
- * ELWADD on one element: the smaller magnitude is first rounded half up
- * to the larger one's 11-bit grid, then the sum is added to @d.
+ * One element-wise sum term per lane: the smaller magnitude rounded half
+ * up to the larger one's 11-bit grid, the larger one's sign and exponent.
  */
-static uint32_t tt_elwadd1(TTFpuOp *op, uint32_t a, uint32_t b, uint32_t d)
+static inline __attribute__((always_inline))
+void tt_velwadd(const TTElwCfg *e, TTVec a, TTVec b, TTVec *ge, TTVec *gs)
 {
-    uint32_t ma, mb, m, tmp;
-    TTTerm term;
-    int e;
+    TTVec swap, ma, mb, ex, eb, dd, m, s;
 
-    a = tt_v19_zero(a) ? 0 : a;
-    b = op->flush_src && tt_v19_zero(b) ? 0 : b;
-    if ((a & 0x3ffff) < (b & 0x3ffff)) {
-        tmp = a;
-        a = b;
-        b = tmp;
+    a &= (a & 0x3ffff) >= 0x400;
+    if (e->flush) {
+        b &= (b & 0x3ffff) >= 0x400;
     }
-    ma = a ? 0x400 | (a & 0x3ff) : 0;
-    mb = b ? 0x400 | (b & 0x3ff) : 0;
-    e = a >> 10 & 0xff;
-    if ((int)(b >> 10 & 0xff) < e) {
-        int dd = e - (int)(b >> 10 & 0xff);
-
-        mb = dd < 12 ? (mb + (1u << (dd - 1))) >> dd : 0;
+    swap = (a & 0x3ffff) < (b & 0x3ffff);
+    m = tt_vsel(swap, b, a);
+    b = tt_vsel(swap, a, b);
+    a = m;
+    ma = (0x400 | (a & 0x3ff)) & (a != 0);
+    mb = (0x400 | (b & 0x3ff)) & (b != 0);
+    ex = a >> 10 & 0xff;
+    eb = b >> 10 & 0xff;
+    dd = ex - eb;
+    mb = tt_vsel(dd > 0,
+                 (TTVec)((TTUVec)(mb + (TTVec)(((TTUVec){} + 1) <<
+                                               (TTUVec)tt_vsel(dd > 0, dd - 1,
+                                                               (TTVec){}))) >>
+                         (TTUVec)tt_vsel(dd < 12, dd, (TTVec){})) &
+                 (dd < 12), mb);
+    m = tt_vsel(((a ^ b) >> 18 & 1) != 0, ma - mb, ma + mb);
+    if (e->d.dst32 && !e->d.e8) {
+        ex = tt_vsel(ex != 0, ex + 112, (TTVec){} + 97);   /* FP16 to FP32 */
     }
-    m = ((a ^ b) >> 18 & 1 ? ma - mb : ma + mb) << 13;
-    if (op->dst32 && !op->e8) {
-        e = e ? e + 112 : 97;   /* FP16 into FP32 */
-    }
-    term = (TTTerm) { a >> 18 & 1, e, m };
-    return tt_acc(&term, 1, d, op->dst32, op->e8);
+    s = a >> 18 & 1;
+    /* ELWADD.md: a nonzero fidelity phase divides by 32 and/or 128 */
+    *ge = ex - (e->d.phase & 1 ? 5 : 0) - (e->d.phase & 2 ? 7 : 0);
+    *gs = (m ^ -s) + s;
 }
 
-typedef enum { TT_ELWADD, TT_ELWSUB, TT_ELWMUL } TTElwOp;
+static inline __attribute__((always_inline))
+void tt_velw_body(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+                  const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
+                  const TTElwCfg *e)
+{
+    TTVec g[4] = { {}, {}, {}, {} };
+
+    for (unsigned r = 0; r < 8; r++) {
+        const uint32_t *brow = b[e->bcast & 2 ? 0 : r];
+
+        for (unsigned h = 0; h < 2; h++) {
+            TTVec av, bv, d = {};
+
+            memcpy(&av, &a[r][8 * h], sizeof(av));
+            if (e->bcast & 1) {
+                bv = (TTVec){} + (int32_t)brow[0];
+            } else {
+                memcpy(&bv, &brow[8 * h], sizeof(bv));
+            }
+            if (e->kind == TT_ELWSUB) {
+                bv ^= INT32_MIN;
+            }
+            av = tt_vprep(av, e->d.keep);
+            bv = tt_vprep(bv, e->d.keep);
+            if (e->kind == TT_ELWMUL) {
+                tt_velwmul(e, av, bv, &g[0], &g[1]);
+            } else {
+                tt_velwadd(e, av, bv, &g[0], &g[1]);
+            }
+            if (e->add_dst) {
+                d = tt_vdst_read(t, drow + r, h, e->d.dst32, e->d.e8);
+            }
+            tt_vdst_write(t, drow + r, h, e->d.dst32, e->d.e8,
+                          tt_vacc(d, g, e->d.dst32, e->d.e8));
+        }
+    }
+}
+
+static void tt_velw_generic(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+                            const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
+                            const TTElwCfg *e)
+{
+    tt_velw_body(t, a, b, drow, e);
+}
+
+#ifdef CONFIG_AVX2_OPT
+static void __attribute__((target("avx2")))
+tt_velw_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+             const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
+             const TTElwCfg *e)
+{
+    tt_velw_body(t, a, b, drow, e);
+}
+#endif
+
+/* The integer datapath of ELW* (ELWADD.md, ELWMUL.md with INT8) */
+static void tt_elw_int(TTTensix *t, TTFpuOp *op, TTElwCfg *e)
+{
+    for (unsigned r = 0; r < 8; r++) {
+        for (unsigned c = 0; c < 16; c++) {
+            uint32_t a = op->a[op->ra + r][c], b = tt_elw_b(op, e->bcast, r, c);
+            unsigned row = op->drow + r;
+            int64_t x;
+
+            if (e->kind == TT_ELWSUB) {
+                b ^= 0x80000000;
+            }
+            x = e->kind == TT_ELWMUL
+                ? tt_int8_slice(a, true, op->phase) *
+                  tt_int8_slice(b, false, op->phase)
+                : tt_int8_slice(a, true, 0) + tt_int8_slice(b, true, 0);
+            tt_fpu_dst_int_write(t, row, c, x + (e->add_dst ?
+                                 tt_fpu_dst_int(t, row, c) : 0));
+        }
+    }
+}
 
 /* ELWADD/ELWSUB/ELWMUL on 8 x 16 (ELWADD.md, ELWMUL.md) */
 static bool tt_elw(TTTensix *t, int thread, uint32_t w, TTElwOp kind)
 {
-    unsigned bcast = tt_elwadd_instr_mod19(w);
-    bool add_dst = kind == TT_ELWMUL || tt_elwadd_dest_accum_en(w);
     TTFpuOp op;
+    TTElwCfg e = {
+        .kind = kind, .bcast = tt_elwadd_instr_mod19(w),
+        .add_dst = kind == TT_ELWMUL || tt_elwadd_dest_accum_en(w),
+    };
 
     if (!tt_fpu_both_ready(t, thread)) {
         return false;
     }
     tt_fpu_setup(t, thread, &op, tt_elwadd_dst(w), 8);
-    if (bcast & 2) {
+    if (e.bcast & 2) {
         op.rb = t->th[thread].rwc.srcb & 0x3f;
     }
-    if (kind != TT_ELWMUL && op.phase) {
-        tt_tensix_error(t, thread, w, "fidelity phase %u: the sum is "
-                        "scaled (rarely desirable)", op.phase);
-    }
     tt_fpu_trace(t, thread, w, &op);
-    for (unsigned r = 0; r < 8; r++) {
-        for (unsigned c = 0; c < 16; c++) {
-            uint32_t a = op.a[op.ra + r][c], b = tt_elw_b(&op, bcast, r, c);
-            unsigned row = op.drow + r;
-
-            if (kind == TT_ELWSUB) {
-                b ^= 0x80000000;
-            }
-            if (op.int8) {
-                int64_t x = kind == TT_ELWMUL
-                    ? tt_int8_slice(a, true, op.phase) *
-                      tt_int8_slice(b, false, op.phase)
-                    : tt_int8_slice(a, true, 0) + tt_int8_slice(b, true, 0);
-
-                tt_fpu_dst_int_write(t, row, c, x + (add_dst ?
-                                     tt_fpu_dst_int(t, row, c) : 0));
-                continue;
-            }
-            a = tt_prep(a, op.fmt_a, op.e8);
-            b = tt_prep(b, op.fmt_a, op.e8);
-            tt_fpu_dst_write(t, &op, row, c, kind == TT_ELWMUL
-                ? tt_elwmul1(&op, a, b, tt_fpu_dst_read(t, &op, row, c))
-                : tt_elwadd1(&op, a, b, add_dst ?
-                             tt_fpu_dst_read(t, &op, row, c) : 0));
-        }
+    e.flush = op.flush_src;
+    e.d = (TTDotOp) {
+        .keep = !op.e8 ? 0x8fffe000 : op.fmt_a == TT_FMT_TF32 ? ~0u
+                                                             : 0xffff0000,
+        .phase = op.phase, .expadj = op.expadj, .zexp = op.zexp,
+        .dst32 = op.dst32, .e8 = op.e8,
+    };
+    if (op.int8) {
+        tt_elw_int(t, &op, &e);
+#ifdef CONFIG_AVX2_OPT
+    } else if (cpuinfo & CPUINFO_AVX2) {
+        tt_velw_avx2(t, &op.a[op.ra], &op.b[op.rb], op.drow, &e);
+#endif
+    } else {
+        tt_velw_generic(t, &op.a[op.ra], &op.b[op.rb], op.drow, &e);
     }
     tt_fpu_rows_valid(t, &op, op.drow, 8);
     return tt_fpu_done(t, thread, tt_elwadd_addr_mode(w),

@@ -97,7 +97,8 @@ static bool tt_pack_formats(TTPack *p, const uint32_t *c)
     f->relu_threshold = TT_CFG(c, STACC_RELU_ReluThreshold);
     if (f->in != TT_CFG(c, ALU_FORMAT_SPEC_REG2_Dstacc)) {
         tt_pack_error(p, "In_data_format differs from ALU_FORMAT_SPEC_REG2_"
-                      "Dstacc (undefined): In used");
+                      "Dstacc (undefined): nothing written");
+        return false;
     }
     if (f->relu_mode > 3 || (f->relu_mode && f->relu_threshold & 0x8000)) {
         tt_pack_error(p, "ReLU mode above 3 or a negative threshold: no "

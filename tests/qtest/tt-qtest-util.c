@@ -7,6 +7,9 @@
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
 #include "tt-qtest-util.h"
+#include "qemu/bswap.h"
+#include "tt-tensix-enc.h"      /* generated from data/tensix-isa.yaml */
+#include "tt-tensix-config.h"   /* generated from data/tensix-config.yaml */
 
 const int tt_tensix_cols[14] = { 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14,
                                  15, 16 };
@@ -226,4 +229,244 @@ void tt_tlb_2m(QTestState *q, int n, uint64_t addr, int xs, int ys,
                   xe << 11 | ye << 17 | xs << 23 | (ys & 7) << 29);
     tt_bar_writel(q, 0, TT_TLB_CFG + 12 * n + 8,
                   ys >> 3 | noc << 3 | mcast << 5 | 1 << 6 /* strict */);
+}
+
+void tt_tensix_push(QTestState *qts, int x, int y, int thread,
+                    uint32_t insn)
+{
+    static const char *const role[3] = { "trisc0", "trisc1", "trisc2" };
+
+    g_assert(thread >= 0 && thread < 3);
+    tt_writel(qts, x, y, role[thread], 0xffe40000, insn);
+}
+
+static gchar **tt_tensix_cmd(QTestState *qts, int x, int y, const char *what,
+                             int nwords)
+{
+    g_autofree char *cmd = g_strdup_printf("tt tensix %d %d %s", x, y,
+                                           what);
+    gchar **w = tt_ok(qts, qtest_raw_cmd(qts, "%s", cmd), cmd);
+
+    for (int i = 1; i <= nwords; i++) {
+        g_assert(w[i]);
+    }
+    return w;
+}
+
+static uint64_t tt_num(const char *s)
+{
+    uint64_t v;
+
+    g_assert_cmpint(qemu_strtou64(s, NULL, 0, &v), ==, 0);
+    return v;
+}
+
+int tt_tensix_dst(QTestState *qts, int x, int y, int row, uint16_t v[16])
+{
+    g_autofree char *what = g_strdup_printf("dst %d", row);
+    g_auto(GStrv) w = tt_tensix_cmd(qts, x, y, what, 17);
+
+    for (int i = 0; i < 16; i++) {
+        v[i] = tt_num(w[1 + i]);
+    }
+    return tt_num(w[17]);
+}
+
+void tt_tensix_src(QTestState *qts, int x, int y, char ab, int bank,
+                   int row, uint32_t v[16])
+{
+    g_autofree char *what = g_strdup_printf("src %c %d %d", ab, bank, row);
+    g_auto(GStrv) w = tt_tensix_cmd(qts, x, y, what, 16);
+
+    for (int i = 0; i < 16; i++) {
+        v[i] = tt_num(w[1 + i]);
+    }
+}
+
+uint32_t tt_tensix_banks(QTestState *qts, int x, int y)
+{
+    g_auto(GStrv) w = tt_tensix_cmd(qts, x, y, "banks", 6);
+    uint32_t r = 0;
+
+    for (int i = 0; i < 6; i++) {
+        uint64_t v = tt_num(w[1 + i]);
+
+        g_assert_cmpuint(v, <, 16);
+        r = r << 4 | v;
+    }
+    return r;
+}
+
+void tt_tensix_rwc(QTestState *qts, int x, int y, int thread,
+                   unsigned rwc[4])
+{
+    g_autofree char *what = g_strdup_printf("rwc %d", thread);
+    g_auto(GStrv) w = tt_tensix_cmd(qts, x, y, what, 4);
+
+    for (int i = 0; i < 4; i++) {
+        rwc[i] = tt_num(w[1 + i]);
+    }
+}
+
+void tt_tensix_cfg(TTTensixCfg *c, int word, int shift, int width,
+                   uint32_t val)
+{
+    uint32_t mask = (width >= 32 ? ~0u : (1u << width) - 1) << shift;
+
+    g_assert(word >= 0 && word < ARRAY_SIZE(c->cfg));
+    c->cfg[word] = (c->cfg[word] & ~mask) | (val << shift & mask);
+    tt_writel(c->qts, c->x, c->y, "trisc0", 0xffef0000 + 4 * word,
+              c->cfg[word]);
+}
+
+void tt_tensix_thcfg(TTTensixCfg *c, int thread, int word, int shift,
+                     int width, uint32_t val)
+{
+    uint32_t mask = ((1u << width) - 1) << shift;
+
+    g_assert(thread >= 0 && thread < 3);
+    g_assert(word >= 0 && word < ARRAY_SIZE(c->thcfg[0]));
+    c->thcfg[thread][word] = (c->thcfg[thread][word] & ~mask) |
+                             (val << shift & mask);
+    tt_tensix_push(c->qts, c->x, c->y, thread,
+                   TT_ENC_SETC16(word, c->thcfg[thread][word]));
+}
+
+TTTensixCfg *tt_tensix_start(void)
+{
+    TTTensixCfg *c = g_new0(TTTensixCfg, 1);
+
+    c->qts = qtest_init(TT_ONE_COL);
+    c->x = TT_TX;
+    c->y = TT_TY;
+    TT_THCFG_SET(c, 0, SRCA_SET_SetOvrdWithAddr, 1);
+    return c;
+}
+
+void tt_tensix_end(TTTensixCfg *c)
+{
+    qtest_quit(c->qts);
+    g_free(c);
+}
+
+void tt_tensix_l1_write16(TTTensixCfg *c, uint32_t addr, const uint16_t *v,
+                          size_t n)
+{
+    g_autofree uint16_t *le = g_new(uint16_t, n);
+
+    for (size_t i = 0; i < n; i++) {
+        le[i] = cpu_to_le16(v[i]);
+    }
+    tt_write(c->qts, c->x, c->y, "brisc", addr, le, 2 * n);
+}
+
+void tt_tensix_l1_write32(TTTensixCfg *c, uint32_t addr, const uint32_t *v,
+                          size_t n)
+{
+    g_autofree uint32_t *le = g_new(uint32_t, n);
+
+    for (size_t i = 0; i < n; i++) {
+        le[i] = cpu_to_le32(v[i]);
+    }
+    tt_write(c->qts, c->x, c->y, "brisc", addr, le, 4 * n);
+}
+
+/*
+ * TileDescriptor sub-fields, which cfg_defines.h does not describe
+ * (UNPACR_Regular.md "Configuration"): word 0 InDataFormat [3:0],
+ * IsUncompressed [4], XDim [31:16]; word 1 YDim [7:0], ZDim [23:16].
+ */
+#define TD0(fmt, xdim)  ((uint32_t)(fmt) | 1u << 4 | (uint32_t)(xdim) << 16)
+#define TD1(ydim, zdim) ((uint32_t)(ydim) | (uint32_t)(zdim) << 16)
+
+void tt_tensix_unpack_setup(TTTensixCfg *c, int unp, int in, int out,
+                            uint32_t addr, int xdim, int ydim, int zdim,
+                            int count)
+{
+    if (unp == 0) {
+        tt_tensix_cfg(c, TT_CFG_THCON_SEC0_REG0_TileDescriptor_WORD, 0, 32,
+                      TD0(in, xdim));
+        tt_tensix_cfg(c, TT_CFG_THCON_SEC0_REG0_TileDescriptor_WORD + 1, 0,
+                      32, TD1(ydim, zdim));
+        TT_CFG_SET(c, THCON_SEC0_REG2_Out_data_format, out);
+        TT_CFG_SET(c, THCON_SEC0_REG2_Disable_zero_compress_cntx0, 1);
+        TT_CFG_SET(c, THCON_SEC0_REG3_Base_address, addr / 16 - 1);
+        TT_CFG_SET(c, THCON_SEC0_REG5_Dest_cntx0_address, 64);
+        TT_CFG_SET(c, THCON_SEC0_REG5_Tile_x_dim_cntx0, xdim);
+    } else {
+        tt_tensix_cfg(c, TT_CFG_THCON_SEC1_REG0_TileDescriptor_WORD, 0, 32,
+                      TD0(in, xdim));
+        tt_tensix_cfg(c, TT_CFG_THCON_SEC1_REG0_TileDescriptor_WORD + 1, 0,
+                      32, TD1(ydim, zdim));
+        TT_CFG_SET(c, THCON_SEC1_REG2_Out_data_format, out);
+        TT_CFG_SET(c, THCON_SEC1_REG2_Disable_zero_compress_cntx0, 1);
+        TT_CFG_SET(c, THCON_SEC1_REG3_Base_address, addr / 16 - 1);
+    }
+    tt_tensix_push(c->qts, c->x, c->y, 0,
+                   TT_ENC_SETADCXX(1 << unp, count - 1, 0));
+}
+
+void tt_check_row(const char *what, const uint32_t *got, const uint32_t *exp,
+                  int n)
+{
+    if (memcmp(got, exp, n * sizeof(*got))) {
+        GString *s = g_string_new(what);
+
+        g_string_append(s, "\n  got:");
+        for (int i = 0; i < n; i++) {
+            g_string_append_printf(s, " %05x", got[i]);
+        }
+        g_string_append(s, "\n  exp:");
+        for (int i = 0; i < n; i++) {
+            g_string_append_printf(s, " %05x", exp[i]);
+        }
+        g_test_message("%s", s->str);
+        g_string_free(s, true);
+    }
+    for (int i = 0; i < n; i++) {
+        g_assert_cmphex(got[i], ==, exp[i]);
+    }
+}
+
+void tt_tensix_check_src(TTTensixCfg *c, char ab, int bank, int row,
+                         const uint32_t *exp)
+{
+    g_autofree char *what = g_strdup_printf("Src%c[%d][%d]", ab, bank, row);
+    uint32_t got[16];
+
+    tt_tensix_src(c->qts, c->x, c->y, ab, bank, row, got);
+    tt_check_row(what, got, exp, 16);
+}
+
+void tt_tensix_check_dst16(TTTensixCfg *c, int row, const uint16_t *exp,
+                           int valid)
+{
+    g_autofree char *what = g_strdup_printf("DstBits[%d]", row);
+    uint32_t got[17], want[17];
+    uint16_t v[16];
+
+    got[16] = tt_tensix_dst(c->qts, c->x, c->y, row, v);
+    want[16] = valid;
+    for (int i = 0; i < 16; i++) {
+        got[i] = v[i];
+        want[i] = exp[i];
+    }
+    tt_check_row(what, got, want, 17);
+}
+
+void tt_tensix_check_dst32(TTTensixCfg *c, int r, const uint32_t *exp)
+{
+    g_autofree char *what = g_strdup_printf("Dst32b[%d] (+ valid)", r);
+    int adj = ((r & 0x1f8) << 1) | (r & 0x207);
+    uint32_t got[17], want[17];
+    uint16_t hi[16], lo[16];
+
+    got[16] = tt_tensix_dst(c->qts, c->x, c->y, adj, hi);
+    tt_tensix_dst(c->qts, c->x, c->y, adj + 8, lo);
+    for (int i = 0; i < 16; i++) {
+        got[i] = (uint32_t)hi[i] << 16 | lo[i];
+        want[i] = exp[i];
+    }
+    want[16] = 1;
+    tt_check_row(what, got, want, 17);
 }

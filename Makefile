@@ -39,10 +39,12 @@ libttsim:
 # tt-host-run: bench/fw's image on every BRISC through the libttsim ABI
 host-run: $(BUILD)/tt-host-run bench-fw
 
-$(BUILD)/tt-host-run: tools/tt-host-run.c tools/tt-bench-kernels.h \
-                      tools/libttsim/libttsim.h
+# the libttsim host side both programs and tools/libttsim's tests share
+TT_HOST = tools/tt-host.c tools/tt-host.h tools/libttsim/libttsim.h
+
+$(BUILD)/tt-host-run: tools/tt-host-run.c tools/tt-bench-kernels.h $(TT_HOST)
 	@mkdir -p $(BUILD)
-	$(CC) -O2 -Wall -Itools -o $@ $< -ldl
+	$(CC) -O2 -Wall -Itools -o $@ tools/tt-host-run.c tools/tt-host.c -ldl
 
 bench-fw:
 	@$(MAKE) -s -C bench/fw O=$(abspath $(BUILD))/bench
@@ -53,11 +55,10 @@ bench-fw:
 kernel-run: $(BUILD)/tt-kernel-run tensix-fw
 
 $(BUILD)/tt-kernel-run: tools/tt-kernel-run.c tools/tt-ref.c tools/tt-ref.h \
-                        tools/libttsim/libttsim.h \
-                        tests/tensix/fw/kernel-params.h
+                        $(TT_HOST) tests/tensix/fw/kernel-params.h
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -Itools -Itests/tensix/fw -o $@ tools/tt-kernel-run.c \
-	    tools/tt-ref.c -ldl -lm
+	    tools/tt-ref.c tools/tt-host.c -ldl -lm
 
 tensix-fw:
 	@$(MAKE) -s -C tests/tensix/fw O=$(abspath $(BUILD))/tensix-fw

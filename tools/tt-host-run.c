@@ -19,26 +19,14 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#define _GNU_SOURCE
-#include <dlfcn.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "libttsim/libttsim.h"
 #include "tt-bench-kernels.h"
-
-#define BH_VENDOR_DEVICE    0xb1401e52u
-
-/* BAR0: 2 MiB windows, their 12-byte configuration registers */
-#define WIN_SHIFT           21
-#define WIN_SIZE            (1u << WIN_SHIFT)
-#define TLB_CFG             0x1fc00000u
+#include "tt-host.h"
 
 /*
  * Windows from 32 up, which have no strided-multicast register to clear:
@@ -67,20 +55,6 @@
 #define DRAM_Y              2
 #define DRAM_MARK           0x5a5aa5a5u
 
-typedef struct Lib {
-    void (*init)(void);
-    void (*exit)(void);
-    void (*set_dma)(libttsim_dma_rd_fn rd, libttsim_dma_wr_fn wr);
-    uint32_t (*cfg_rd)(uint32_t bdf, uint32_t offset);
-    void (*mem_rd)(uint64_t paddr, void *dst, uint32_t size);
-    void (*mem_wr)(uint64_t paddr, const void *src, uint32_t size);
-    void (*tile_rd)(uint32_t x, uint32_t y, uint64_t addr, void *dst,
-                    uint32_t size);
-    void (*tile_wr)(uint32_t x, uint32_t y, uint64_t addr, const void *src,
-                    uint32_t size);
-    void (*clock)(uint32_t n);
-} Lib;
-
 typedef struct Opts {
     const char *lib;
     const char *image;
@@ -92,46 +66,12 @@ typedef struct Opts {
     uint32_t clocks;
 } Opts;
 
-/* A TLB target: unicast to (x1, y1), or a multicast rectangle */
-typedef struct Target {
-    uint8_t x0, y0, x1, y1;
-    bool mcast;
-} Target;
-
-static Lib lib;
-static uint64_t bar0;
+static TTHostLib lib;
 static uint8_t tile_x[NTILES], tile_y[NTILES];
 static uint8_t *image;
 static uint32_t image_size;
-static unsigned dma_calls;
-static int tap_n, tap_failed;
 
 /* ---------------------------------------------------------- utilities -- */
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static bool ok(bool cond, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-    va_list ap;
-
-    printf("%s %d - ", cond ? "ok" : "not ok", ++tap_n);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-    tap_failed += !cond;
-    return cond;
-}
 
 static void *xmalloc(size_t n)
 {
@@ -179,94 +119,7 @@ static void load_image(const char *path)
     fclose(f);
 }
 
-/* ------------------------------------------------------- the library -- */
-
-/* The program expects no device-to-host DMA; count any, to fail on it */
-static void dma_rd(uint64_t paddr, void *dst, uint32_t size)
-{
-    dma_calls++;
-    memset(dst, 0, size);
-}
-
-static void dma_wr(uint64_t paddr, const void *src, uint32_t size)
-{
-    dma_calls++;
-}
-
-/* All nine symbols tt-umd resolves, even the two unused on Blackhole */
-static void open_lib(const char *path)
-{
-    static const struct {
-        const char *name;
-        size_t off;
-    } syms[] = {
-        { "libttsim_init", offsetof(Lib, init) },
-        { "libttsim_exit", offsetof(Lib, exit) },
-        { "libttsim_set_pci_dma_mem_callbacks", offsetof(Lib, set_dma) },
-        { "libttsim_pci_config_rd32", offsetof(Lib, cfg_rd) },
-        { "libttsim_pci_mem_rd_bytes", offsetof(Lib, mem_rd) },
-        { "libttsim_pci_mem_wr_bytes", offsetof(Lib, mem_wr) },
-        { "libttsim_tile_rd_bytes", offsetof(Lib, tile_rd) },
-        { "libttsim_tile_wr_bytes", offsetof(Lib, tile_wr) },
-        { "libttsim_clock", offsetof(Lib, clock) },
-    };
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-
-    if (!h) {
-        fprintf(stderr, "tt-host-run: %s\n", dlerror());
-        exit(EXIT_FAILURE);
-    }
-    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        void *p = dlsym(h, syms[i].name);
-
-        if (!p) {
-            fprintf(stderr, "tt-host-run: %s: no %s\n", path, syms[i].name);
-            exit(EXIT_FAILURE);
-        }
-        /* POSIX: a function pointer travels through dlsym()'s void * */
-        memcpy((char *)&lib + syms[i].off, &p, sizeof(p));
-    }
-}
-
-static void wr32(uint64_t paddr, uint32_t v)
-{
-    lib.mem_wr(paddr, &v, 4);
-}
-
-static uint32_t rd32(uint64_t paddr)
-{
-    uint32_t v;
-
-    lib.mem_rd(paddr, &v, 4);
-    return v;
-}
-
-/*
- * Point 2 MiB window @n at @addr of @t (host-pcie-and-arc.md 7.2): three
- * 32-bit writes, low word first; ordering, NOC 0 and the static VC bits
- * stay 0, and a unicast target leaves start at 0, as ttsim requires.
- * Returns the BAR address of @addr.
- */
-static uint64_t tlb_set(int n, const Target *t, uint64_t addr)
-{
-    uint64_t lo = addr >> WIN_SHIFT | (uint64_t)t->x1 << 43 |
-                  (uint64_t)t->y1 << 49 | (uint64_t)t->x0 << 55 |
-                  (uint64_t)t->y0 << 61;
-    uint32_t hi = t->y0 >> 3 | t->mcast << 5;
-    uint64_t cfg = bar0 + TLB_CFG + 12 * n;
-
-    wr32(cfg, lo);
-    wr32(cfg + 4, lo >> 32);
-    wr32(cfg + 8, hi);
-    return bar0 + (uint64_t)n * WIN_SIZE + (addr & (WIN_SIZE - 1));
-}
-
-static uint64_t tlb_unicast(int n, int x, int y, uint64_t addr)
-{
-    Target t = { .x1 = x, .y1 = y };
-
-    return tlb_set(n, &t, addr);
-}
+/* -------------------------------------------------------- the windows -- */
 
 /*
  * The whole grid in one rectangle: x 1-16 includes the ARC/L2CPU and
@@ -275,41 +128,35 @@ static uint64_t tlb_unicast(int n, int x, int y, uint64_t addr)
  */
 static uint64_t tlb_grid(uint64_t addr)
 {
-    Target t = { GRID_X0, GRID_Y0, GRID_X1, GRID_Y1, true };
+    TTHostTarget t = { GRID_X0, GRID_Y0, GRID_X1, GRID_Y1, true };
 
-    return tlb_set(WIN_MCAST, &t, addr);
+    return tt_host_tlb_set(&lib, WIN_MCAST, &t, addr);
+}
+
+/* @addr of tile @i through the window reprogrammed for each access */
+static uint64_t tlb_tile(int i, uint64_t addr)
+{
+    return tt_host_tlb_unicast(&lib, WIN_UNICAST, tile_x[i], tile_y[i],
+                               addr);
 }
 
 /* L1 of tile @i through its own window, programmed once */
 static uint64_t tile_l1(int i, uint32_t addr)
 {
-    return bar0 + (uint64_t)(WIN_TILE0 + i) * WIN_SIZE + addr;
+    return tt_host_win(&lib, WIN_TILE0 + i, addr);
 }
 
 static void map_tiles(void)
 {
     for (int i = 0; i < NTILES; i++) {
-        tlb_unicast(WIN_TILE0 + i, tile_x[i], tile_y[i], 0);
+        tt_host_tlb_unicast(&lib, WIN_TILE0 + i, tile_x[i], tile_y[i], 0);
     }
-}
-
-static uint64_t bar_base(uint32_t reg)
-{
-    uint32_t lo = lib.cfg_rd(0, reg);
-
-    return (uint64_t)lib.cfg_rd(0, reg + 4) << 32 | (lo & ~0xfu);
 }
 
 /* libttsim-abi.md 7, steps 2-5; returns the PCI id */
 static uint32_t start_device(void)
 {
-    uint32_t id;
-
-    lib.set_dma(dma_rd, dma_wr);
-    lib.init();
-    id = lib.cfg_rd(0, 0);
-    bar0 = bar_base(0x10);
-    return id;
+    return tt_host_start(&lib, tt_host_no_dma_rd, tt_host_no_dma_wr);
 }
 
 /* ------------------------------------------------------ the workload -- */
@@ -318,12 +165,11 @@ static uint32_t start_device(void)
 static void set_reset(uint32_t val, bool unicast)
 {
     if (!unicast) {
-        wr32(tlb_grid(SOFT_RESET_0), val);
+        tt_host_wr32(&lib, tlb_grid(SOFT_RESET_0), val);
         return;
     }
     for (int i = 0; i < NTILES; i++) {
-        wr32(tlb_unicast(WIN_UNICAST, tile_x[i], tile_y[i], SOFT_RESET_0),
-             val);
+        tt_host_wr32(&lib, tlb_tile(i, SOFT_RESET_0), val);
     }
 }
 
@@ -335,8 +181,7 @@ static void upload(bool unicast)
         return;
     }
     for (int i = 0; i < NTILES; i++) {
-        lib.mem_wr(tlb_unicast(WIN_UNICAST, tile_x[i], tile_y[i], 0),
-                   image, image_size);
+        lib.mem_wr(tlb_tile(i, 0), image, image_size);
     }
 }
 
@@ -363,14 +208,15 @@ static uint32_t reference(uint32_t workload, uint32_t count, int i)
 static int wait_done(int n, uint32_t clocks)
 {
     bool done[NTILES] = { false };
-    double deadline = now() + POLL_TIMEOUT_S;
+    double deadline = tt_host_now() + POLL_TIMEOUT_S;
     int left = n;
 
-    while (left && now() < deadline) {
+    while (left && tt_host_now() < deadline) {
         lib.clock(clocks);
         for (int i = 0; i < n; i++) {
-            if (!done[i] && rd32(tile_l1(i, TT_BENCH_PARAMS + TT_BENCH_DONE))
-                            == TT_BENCH_DONE_MAGIC) {
+            uint64_t flag = tile_l1(i, TT_BENCH_PARAMS + TT_BENCH_DONE);
+
+            if (!done[i] && tt_host_rd32(&lib, flag) == TT_BENCH_DONE_MAGIC) {
                 done[i] = true;
                 left--;
             }
@@ -385,7 +231,8 @@ static int check_sums(int n, uint32_t workload, uint32_t count)
     int bad = 0;
 
     for (int i = 0; i < n; i++) {
-        uint32_t got = rd32(tile_l1(i, TT_BENCH_PARAMS + TT_BENCH_CHECKSUM));
+        uint64_t sum = tile_l1(i, TT_BENCH_PARAMS + TT_BENCH_CHECKSUM);
+        uint32_t got = tt_host_rd32(&lib, sum);
         uint32_t want = reference(workload, count, i);
 
         if (got != want && !bad++) {
@@ -403,10 +250,7 @@ static int count_held(void)
     int n = 0;
 
     for (int i = 0; i < NTILES; i++) {
-        uint64_t r = tlb_unicast(WIN_UNICAST, tile_x[i], tile_y[i],
-                                 SOFT_RESET_0);
-
-        n += rd32(r) == HOLD_ALL;
+        n += tt_host_rd32(&lib, tlb_tile(i, SOFT_RESET_0)) == HOLD_ALL;
     }
     return n;
 }
@@ -427,7 +271,7 @@ static int count_loaded(void)
 /* A DRAM word at the image's address, set before the upload */
 static uint64_t dram_word(void)
 {
-    return tlb_unicast(WIN_UNICAST, DRAM_X, DRAM_Y, 0);
+    return tt_host_tlb_unicast(&lib, WIN_UNICAST, DRAM_X, DRAM_Y, 0);
 }
 
 static int run_tests(const Opts *o)
@@ -439,33 +283,35 @@ static int run_tests(const Opts *o)
     int left, bad;
 
     printf("1..8\n");
-    ok(id == BH_VENDOR_DEVICE, "PCI id 1e52:b140 (read 0x%08x)", id);
-    ok((lib.cfg_rd(0, 0x10) & 0x7) == 0x4 && bar0,
-       "BAR0 is a 64-bit memory BAR at 0x%llx", (unsigned long long)bar0);
+    tt_ok(id == TT_HOST_BH_ID, "PCI id 1e52:b140 (read 0x%08x)", id);
+    tt_ok((lib.cfg_rd(0, 0x10) & 0x7) == 0x4 && lib.bar0,
+          "BAR0 is a 64-bit memory BAR at 0x%llx",
+          (unsigned long long)lib.bar0);
     map_tiles();
     set_reset(HOLD_ALL, o->unicast);
-    ok(count_held() == NTILES, "every BRISC held in reset %s", how);
-    wr32(dram_word(), DRAM_MARK);
+    tt_ok(count_held() == NTILES, "every BRISC held in reset %s", how);
+    tt_host_wr32(&lib, dram_word(), DRAM_MARK);
     upload(o->unicast);
-    ok(count_loaded() == NTILES, "%u-byte image in L1 of all %d tiles, "
-       "loaded %s", image_size, NTILES, how);
-    dram = rd32(dram_word());
-    ok(dram == DRAM_MARK, "DRAM tile (%d, %d), inside the grid's rectangle, "
-       "not written (0x%08x)", DRAM_X, DRAM_Y, dram);
+    tt_ok(count_loaded() == NTILES, "%u-byte image in L1 of all %d tiles, "
+          "loaded %s", image_size, NTILES, how);
+    dram = tt_host_rd32(&lib, dram_word());
+    tt_ok(dram == DRAM_MARK, "DRAM tile (%d, %d), inside the grid's "
+          "rectangle, not written (0x%08x)", DRAM_X, DRAM_Y, dram);
     for (int i = 0; i < NTILES; i++) {
         write_params(i, o->workload, o->count);
     }
-    t0 = now();
+    t0 = tt_host_now();
     set_reset(RELEASE_BRISC, o->unicast);
     left = wait_done(NTILES, o->clocks);
-    ok(!left, "%d BRISCs released %s, all done in %.2f s (%d not)",
-       NTILES, how, now() - t0, left);
+    tt_ok(!left, "%d BRISCs released %s, all done in %.2f s (%d not)",
+          NTILES, how, tt_host_now() - t0, left);
     bad = left ? NTILES : check_sums(NTILES, o->workload, o->count);
-    ok(!bad, "all checksums of W%u (%u iterations) match the host's (%d "
-       "differ)", o->workload, o->count, bad);
-    ok(!dma_calls, "no device-to-host DMA (%u callbacks)", dma_calls);
+    tt_ok(!bad, "all checksums of W%u (%u iterations) match the host's (%d "
+          "differ)", o->workload, o->count, bad);
+    tt_ok(!tt_host_dma_calls(), "no device-to-host DMA (%u callbacks)",
+          tt_host_dma_calls());
     lib.exit();
-    return tap_failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tt_status();
 }
 
 /* -------------------------------------------------------- bench mode -- */
@@ -494,9 +340,9 @@ static bool bench_upload(bool unicast)
 
     lib.mem_wr(tlb_grid(0), zero, image_size);
     free(zero);
-    t = now();
+    t = tt_host_now();
     upload(unicast);
-    t = now() - t;
+    t = tt_host_now() - t;
     metric(unicast ? "upload_unicast" : "upload_mcast", t * 1e3, "ms");
     return count_loaded() == NTILES || bench_error("image not loaded");
 }
@@ -511,16 +357,16 @@ static bool bench_bulk(void)
     for (uint32_t i = 0; i < BULK_SIZE + NTILES; i++) {
         pat[i] = i * 7 + (i >> 11);
     }
-    t = now();
+    t = tt_host_now();
     for (int i = 0; i < NTILES; i++) {
         lib.mem_wr(tile_l1(i, BULK_ADDR), pat + i, BULK_SIZE);
     }
-    t = now() - t;
+    t = tt_host_now() - t;
     for (int i = 0; i < NTILES; i++) {
-        double t0 = now();
+        double t0 = tt_host_now();
 
         lib.mem_rd(tile_l1(i, BULK_ADDR), buf, BULK_SIZE);
-        rd += now() - t0;
+        rd += tt_host_now() - t0;
         bad += !!memcmp(buf, pat + i, BULK_SIZE);
     }
     metric("bar0_write", (double)BULK_SIZE * NTILES / t / 1e6, "MB/s");
@@ -543,10 +389,10 @@ static void bench_latency(void)
     uint64_t a = tile_l1(0, TT_BENCH_PARAMS);
 
     for (int i = 0; i < LAT_READS; i++) {
-        double t0 = now();
+        double t0 = tt_host_now();
 
-        rd32(a);
-        t[i] = now() - t0;
+        tt_host_rd32(&lib, a);
+        t[i] = tt_host_now() - t0;
     }
     qsort(t, LAT_READS, sizeof(t[0]), cmp_double);
     metric("bar0_rd32_latency", t[LAT_READS / 2] * 1e9, "ns");
@@ -562,17 +408,16 @@ static bool bench_w1(const char *name, int n, uint32_t count,
     for (int i = 0; i < n; i++) {
         write_params(i, 1, count);
     }
-    t = now();
+    t = tt_host_now();
     if (n == NTILES) {
         set_reset(RELEASE_BRISC, false);
     } else {
         for (int i = 0; i < n; i++) {
-            wr32(tlb_unicast(WIN_UNICAST, tile_x[i], tile_y[i],
-                             SOFT_RESET_0), RELEASE_BRISC);
+            tt_host_wr32(&lib, tlb_tile(i, SOFT_RESET_0), RELEASE_BRISC);
         }
     }
     left = wait_done(n, clocks);
-    t = now() - t;
+    t = tt_host_now() - t;
     set_reset(HOLD_ALL, false);
     if (left || check_sums(n, 1, count)) {
         return bench_error("W1 not done or wrong checksum");
@@ -583,11 +428,11 @@ static bool bench_w1(const char *name, int n, uint32_t count,
 
 static int run_bench(const Opts *o)
 {
-    double t = now();
+    double t = tt_host_now();
     bool good;
 
-    good = start_device() == BH_VENDOR_DEVICE || bench_error("not a BH");
-    metric("init", now() - t, "s");
+    good = start_device() == TT_HOST_BH_ID || bench_error("not a BH");
+    metric("init", tt_host_now() - t, "s");
     map_tiles();
     set_reset(HOLD_ALL, false);
     good &= bench_upload(true);
@@ -596,7 +441,8 @@ static int run_bench(const Opts *o)
     bench_latency();
     good &= bench_w1("w1_1core", 1, o->count1, o->clocks);
     good &= bench_w1("w1_140cores", NTILES, o->count, o->clocks);
-    good &= !dma_calls || bench_error("unexpected device-to-host DMA");
+    good &= !tt_host_dma_calls() ||
+            bench_error("unexpected device-to-host DMA");
     lib.exit();
     return good ? EXIT_SUCCESS : EXIT_FAILURE;
 }
@@ -698,6 +544,8 @@ int main(int argc, char **argv)
     parse_args(argc, argv, &o);
     init_grid();
     load_image(o.image);
-    open_lib(o.lib);
+    if (tt_host_lib_open(&lib, o.lib, false, stderr, "tt-host-run: ")) {
+        return EXIT_FAILURE;
+    }
     return o.bench ? run_bench(&o) : run_tests(&o);
 }

@@ -28,7 +28,6 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -37,24 +36,15 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "libttsim/libttsim.h"
+#include "tt-host.h"
 #include "tt-ref.h"
 #include "kernel-params.h"
 
-#define BH_VENDOR_DEVICE    0xb1401e52u
-
-/* BAR0: 2 MiB windows and their 12-byte configuration registers */
-#define WIN_SHIFT           21
-#define WIN_SIZE            (1u << WIN_SHIFT)
-#define TLB_CFG             0x1fc00000u
 #define WIN_L1              32      /* windows >= 32: no strided multicast */
 #define WIN_REGS            33
 
@@ -67,20 +57,7 @@
 #define MAX_TILES           16
 
 typedef struct Lib {
-    const char *path;
-    void *handle;
-    void (*init)(void);
-    void (*exit)(void);
-    void (*set_dma)(libttsim_dma_rd_fn rd, libttsim_dma_wr_fn wr);
-    uint32_t (*cfg_rd)(uint32_t bdf, uint32_t offset);
-    void (*mem_rd)(uint64_t paddr, void *dst, uint32_t size);
-    void (*mem_wr)(uint64_t paddr, const void *src, uint32_t size);
-    void (*tile_rd)(uint32_t x, uint32_t y, uint64_t addr, void *dst,
-                    uint32_t size);
-    void (*tile_wr)(uint32_t x, uint32_t y, uint64_t addr, const void *src,
-                    uint32_t size);
-    void (*clock)(uint32_t n);
-    uint64_t bar0;
+    TTHostLib h;
     uint32_t run_id;
     bool wedged;        /* a run timed out: its Tensix state is unknown */
 } Lib;
@@ -230,50 +207,9 @@ static const Case cases[] = {
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
-static int tap_n, tap_failed;
-static unsigned dma_calls;
 static FILE *dump_file;
 
 /* ---------------------------------------------------------- utilities -- */
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static bool ok(bool cond, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-    va_list ap;
-
-    printf("%s %d - ", cond ? "ok" : "not ok", ++tap_n);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-    tap_failed += !cond;
-    return cond;
-}
-
-static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void diag(const char *fmt, ...)
-{
-    va_list ap;
-
-    printf("# ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-}
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -389,127 +325,36 @@ static uint32_t tile_bytes(int fmt)
 
 /* ------------------------------------------------------- the library -- */
 
-static void dma_rd(uint64_t paddr, void *dst, uint32_t size)
-{
-    dma_calls++;
-    memset(dst, 0, size);
-}
-
-static void dma_wr(uint64_t paddr, const void *src, uint32_t size)
-{
-    dma_calls++;
-}
-
 /*
- * dlopen @path; with @private, from an anonymous copy, so that a second
+ * dlopen @path; with @copy, from an anonymous copy, so that a second
  * instance of the same library keeps its own state (as tt-umd's
  * copy_sim_binary does).
  */
-static void lib_open(Lib *l, const char *path, bool private)
+static void lib_open(Lib *l, const char *path, bool copy)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } syms[] = {
-        { "libttsim_init", offsetof(Lib, init) },
-        { "libttsim_exit", offsetof(Lib, exit) },
-        { "libttsim_set_pci_dma_mem_callbacks", offsetof(Lib, set_dma) },
-        { "libttsim_pci_config_rd32", offsetof(Lib, cfg_rd) },
-        { "libttsim_pci_mem_rd_bytes", offsetof(Lib, mem_rd) },
-        { "libttsim_pci_mem_wr_bytes", offsetof(Lib, mem_wr) },
-        { "libttsim_tile_rd_bytes", offsetof(Lib, tile_rd) },
-        { "libttsim_tile_wr_bytes", offsetof(Lib, tile_wr) },
-        { "libttsim_clock", offsetof(Lib, clock) },
-    };
-    char copy[64];
-    const char *open_path = path;
-
-    l->path = path;
-    if (private) {
-        FILE *in = fopen(path, "rb");
-        int fd = memfd_create("libttsim-copy", 0);
-        char buf[65536];
-        size_t n;
-
-        if (!in || fd < 0) {
-            die("%s: cannot copy: %s", path, strerror(errno));
-        }
-        while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
-            if (write(fd, buf, n) != (ssize_t)n) {
-                die("%s: cannot copy: %s", path, strerror(errno));
-            }
-        }
-        fclose(in);
-        snprintf(copy, sizeof(copy), "/proc/self/fd/%d", fd);
-        open_path = copy;
+    if (tt_host_lib_open(&l->h, path, copy, stderr, "tt-kernel-run: ")) {
+        exit(EXIT_FAILURE);
     }
-    l->handle = dlopen(open_path, RTLD_NOW | RTLD_LOCAL);
-    if (!l->handle) {
-        die("%s", dlerror());
-    }
-    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        void *p = dlsym(l->handle, syms[i].name);
-
-        if (!p) {
-            die("%s: no %s", path, syms[i].name);
-        }
-        /* POSIX: a function pointer travels through dlsym()'s void * */
-        memcpy((char *)l + syms[i].off, &p, sizeof(p));
-    }
-}
-
-static void wr32(Lib *l, uint64_t paddr, uint32_t v)
-{
-    l->mem_wr(paddr, &v, 4);
-}
-
-static uint32_t rd32(Lib *l, uint64_t paddr)
-{
-    uint32_t v;
-
-    l->mem_rd(paddr, &v, 4);
-    return v;
-}
-
-/*
- * Point 2 MiB window @n at (@x, @y) @addr with the three 32-bit writes
- * tt-umd makes (tt_sim_tlb_handle.cpp), low word first: address >> 21,
- * x_end at bit 43, y_end at 49; unicast, NOC 0, ordering and static VC
- * 0, as ttsim requires.
- */
-static void tlb_set(Lib *l, int n, int x, int y, uint64_t addr)
-{
-    uint64_t lo = addr >> WIN_SHIFT | (uint64_t)x << 43 | (uint64_t)y << 49;
-    uint64_t cfg = l->bar0 + TLB_CFG + 12 * n;
-
-    wr32(l, cfg, lo);
-    wr32(l, cfg + 4, lo >> 32);
-    wr32(l, cfg + 8, 0);
-}
-
-static uint64_t win(Lib *l, int n, uint64_t addr)
-{
-    return l->bar0 + (uint64_t)n * WIN_SIZE + (addr & (WIN_SIZE - 1));
 }
 
 static void l1_write(Lib *l, uint32_t addr, const void *p, uint32_t n)
 {
-    l->mem_wr(win(l, WIN_L1, addr), p, n);
+    l->h.mem_wr(tt_host_win(&l->h, WIN_L1, addr), p, n);
 }
 
 static void l1_read(Lib *l, uint32_t addr, void *p, uint32_t n)
 {
-    l->mem_rd(win(l, WIN_L1, addr), p, n);
+    l->h.mem_rd(tt_host_win(&l->h, WIN_L1, addr), p, n);
 }
 
 static void reg_write(Lib *l, uint32_t addr, uint32_t v)
 {
-    wr32(l, win(l, WIN_REGS, addr), v);
+    tt_host_wr32(&l->h, tt_host_win(&l->h, WIN_REGS, addr), v);
 }
 
 static uint32_t reg_read(Lib *l, uint32_t addr)
 {
-    return rd32(l, win(l, WIN_REGS, addr));
+    return tt_host_rd32(&l->h, tt_host_win(&l->h, WIN_REGS, addr));
 }
 
 /*
@@ -518,22 +363,17 @@ static uint32_t reg_read(Lib *l, uint32_t addr)
  */
 static bool lib_start(Lib *l, const Opts *o, const uint8_t *fw, size_t fwn)
 {
-    uint32_t id, lo;
+    uint32_t id = tt_host_start(&l->h, tt_host_no_dma_rd, tt_host_no_dma_wr);
     uint8_t *back;
     bool same;
 
-    l->set_dma(dma_rd, dma_wr);
-    l->init();
-    id = l->cfg_rd(0, 0);
-    lo = l->cfg_rd(0, 0x10);
-    l->bar0 = (uint64_t)l->cfg_rd(0, 0x14) << 32 | (lo & ~0xfu);
-    if (!ok(id == BH_VENDOR_DEVICE && l->bar0, "%s: Blackhole 1e52:b140 "
-            "(id 0x%08x), BAR0 at 0x%llx", l->path, id,
-            (unsigned long long)l->bar0)) {
+    if (!tt_ok(id == TT_HOST_BH_ID && l->h.bar0, "%s: Blackhole 1e52:b140 "
+               "(id 0x%08x), BAR0 at 0x%llx", l->h.path, id,
+               (unsigned long long)l->h.bar0)) {
         return false;
     }
-    tlb_set(l, WIN_L1, o->tile_x, o->tile_y, 0);
-    tlb_set(l, WIN_REGS, o->tile_x, o->tile_y, SOFT_RESET_0);
+    tt_host_tlb_unicast(&l->h, WIN_L1, o->tile_x, o->tile_y, 0);
+    tt_host_tlb_unicast(&l->h, WIN_REGS, o->tile_x, o->tile_y, SOFT_RESET_0);
     reg_write(l, SOFT_RESET_0, HOLD_ALL);
     reg_write(l, TRISC_RESET_PC_OVERRIDE, 0);
     l1_write(l, 0, fw, fwn);
@@ -541,9 +381,9 @@ static bool lib_start(Lib *l, const Opts *o, const uint8_t *fw, size_t fwn)
     l1_read(l, 0, back, fwn);
     same = !memcmp(back, fw, fwn);
     free(back);
-    return ok(same && reg_read(l, SOFT_RESET_0) == HOLD_ALL,
-              "%s: %zu-byte kernel image in L1 of tile (%d, %d), cores "
-              "held", l->path, fwn, o->tile_x, o->tile_y);
+    return tt_ok(same && reg_read(l, SOFT_RESET_0) == HOLD_ALL,
+                 "%s: %zu-byte kernel image in L1 of tile (%d, %d), cores "
+                 "held", l->h.path, fwn, o->tile_x, o->tile_y);
 }
 
 /* ------------------------------------------------------ one kernel -- */
@@ -597,16 +437,16 @@ static bool run_kernel(Lib *l, const Opts *o, Run *r)
     free(poison);
     l1_write(l, TTK_PARAMS_ADDR, &r->p, sizeof(r->p));
 
-    t0 = now();
+    t0 = tt_host_now();
     deadline = t0 + o->timeout;
     reg_write(l, SOFT_RESET_0, RUN_TRISCS);
-    while (!done && now() < deadline) {
-        l->clock(o->clocks);
+    while (!done && tt_host_now() < deadline) {
+        l->h.clock(o->clocks);
         l1_read(l, TTK_PARAMS_ADDR, &st, sizeof(st));
         done = st.done[0] == TTK_DONE && st.done[1] == TTK_DONE &&
                st.done[2] == TTK_DONE;
     }
-    r->seconds = now() - t0;
+    r->seconds = tt_host_now() - t0;
     reg_write(l, SOFT_RESET_0, HOLD_ALL);
     l->wedged |= !done;
     l1_read(l, TTK_PARAMS_ADDR, &st, sizeof(st));
@@ -707,36 +547,36 @@ static bool report(const Case *c, const char *label, const TTRefPipe *pp,
     }
     tt_ref_check(pp, exp, ntiles, out, &st);
     if (negative) {
-        ok(st.bad > 0, "%s: %s (%d of %d datums outside the bound)",
-           c->name, label, st.bad, st.count);
+        tt_ok(st.bad > 0, "%s: %s (%d of %d datums outside the bound)",
+              c->name, label, st.bad, st.count);
     } else {
-        ok(!st.bad, "%s: %s %s (%d datums, %s)", c->name, label,
-           all_exact ? "bit-exact" : bounded ? "within bound"
-                                             : "exact up to the sign of 0",
-           st.count, fmt_name(pp->out_fmt));
+        tt_ok(!st.bad, "%s: %s %s (%d datums, %s)", c->name, label,
+              all_exact ? "bit-exact" : bounded ? "within bound"
+                                                : "exact up to the sign of 0",
+              st.count, fmt_name(pp->out_fmt));
     }
     if (!bounded) {
-        diag("%s: max error %.3g ULP (reference exact)", c->name,
-             st.max_ulp);
+        tt_diag("%s: max error %.3g ULP (reference exact)", c->name,
+                st.max_ulp);
     } else {
-        diag("%s: max error %.3g ULP, max error/bound %.3g", c->name,
-             st.max_ulp, st.max_ratio);
+        tt_diag("%s: max error %.3g ULP, max error/bound %.3g", c->name,
+                st.max_ulp, st.max_ratio);
     }
     if (st.bad && !negative && c->op == TTK_OP_UNTILIZE) {
         int i = st.first_bad;
 
-        diag("%s: %d bad; first at row %d column %d: got 0x%x, expected "
-             "0x%x (%.9g +- %.3g)", c->name, st.bad, i / (32 * c->nt),
-             i % (32 * c->nt), st.bad_got, st.bad_want, exp[i].val,
-             exp[i].bound);
+        tt_diag("%s: %d bad; first at row %d column %d: got 0x%x, expected "
+                "0x%x (%.9g +- %.3g)", c->name, st.bad, i / (32 * c->nt),
+                i % (32 * c->nt), st.bad_got, st.bad_want, exp[i].val,
+                exp[i].bound);
     } else if (st.bad && !negative) {
         int i = st.first_bad, t = i / TT_REF_TILE, pos = i % TT_REF_TILE;
         int face = pos / 256, rr = (face / 2) * 16 + pos % 256 / 16;
         int cc = (face % 2) * 16 + pos % 16;
 
-        diag("%s: %d bad; first at tile %d (%d, %d): got 0x%x, expected "
-             "0x%x (%.9g +- %.3g)", c->name, st.bad, t, rr, cc, st.bad_got,
-             st.bad_want, exp[i].val, exp[i].bound);
+        tt_diag("%s: %d bad; first at tile %d (%d, %d): got 0x%x, expected "
+                "0x%x (%.9g +- %.3g)", c->name, st.bad, t, rr, cc, st.bad_got,
+                st.bad_want, exp[i].val, exp[i].bound);
     }
     return negative ? st.bad > 0 : !st.bad;
 }
@@ -794,13 +634,13 @@ static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
     r.out = xmalloc(r.c_bytes);
 
     if (l->wedged) {
-        ok(false, "%s: %snot run: an earlier run on %s timed out and left "
-           "its Tensix threads blocked", c->name, tag, l->path);
+        tt_ok(false, "%s: %snot run: an earlier run on %s timed out and left "
+              "its Tensix threads blocked", c->name, tag, l->h.path);
         goto out;
     }
     ran = run_kernel(l, o, &r);
-    if (!ok(ran, "%s: %s%s on %s (%.2f s)%s%s", c->name, tag, c->what,
-            l->path, r.seconds, r.why[0] ? ": " : "", r.why)) {
+    if (!tt_ok(ran, "%s: %s%s on %s (%.2f s)%s%s", c->name, tag, c->what,
+               l->h.path, r.seconds, r.why[0] ? ": " : "", r.why)) {
         goto out;
     }
     oc->ran = true;
@@ -835,8 +675,8 @@ static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
         r2.c_bytes = ntiles * tile_bytes(BF16);
         r2.out = xmalloc(r2.c_bytes);
         ran = run_kernel(l, o, &r2);
-        if (ok(ran, "%s: %sunpack Bfp8_b -> Dst -> Float16_b (%.2f s)%s%s",
-               c->name, tag, r2.seconds, r2.why[0] ? ": " : "", r2.why)) {
+        if (tt_ok(ran, "%s: %sunpack Bfp8_b -> Dst -> Float16_b (%.2f s)%s%s",
+                  c->name, tag, r2.seconds, r2.why[0] ? ": " : "", r2.why)) {
             outcome_add(oc, &r2);
             tt_ref_datacopy(&pp2, dec, ntiles, exp);
             snprintf(label, sizeof(label), "%sunpacked Bfp8_b matches "
@@ -860,8 +700,8 @@ static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
                 }
             }
             tt_ref_check(&pp2, exp, ntiles, r2.out, &st);
-            ok(!st.bad, "%s: %sround trip within half a BFP8 unit of the "
-               "input (%d of %d outside)", c->name, tag, st.bad, st.count);
+            tt_ok(!st.bad, "%s: %sround trip within half a BFP8 unit of the "
+                  "input (%d of %d outside)", c->name, tag, st.bad, st.count);
         }
         free(r2.out);
         free(dec);
@@ -1086,32 +926,32 @@ int main(int argc, char **argv)
                 while (k < oc1.n && oc1.bytes[k] == oc2.bytes[k]) {
                     k++;
                 }
-                ok(k == oc1.n, "%s: %s and %s bit-identical (%zu bytes%s)",
-                   c->name, lib1.path, lib2.path, oc1.n,
-                   k == oc1.n ? "" : ", they differ");
+                tt_ok(k == oc1.n, "%s: %s and %s bit-identical (%zu bytes%s)",
+                      c->name, lib1.h.path, lib2.h.path, oc1.n,
+                      k == oc1.n ? "" : ", they differ");
                 if (k != oc1.n) {
-                    diag("%s: first difference at result byte %zu: 0x%02x "
-                         "vs 0x%02x", c->name, k, oc1.bytes[k],
-                         oc2.bytes[k]);
+                    tt_diag("%s: first difference at result byte %zu: 0x%02x "
+                            "vs 0x%02x", c->name, k, oc1.bytes[k],
+                            oc2.bytes[k]);
                 }
             } else {
-                ok(false, "%s: %s and %s bit-identical (a run failed)",
-                   c->name, lib1.path, lib2.path);
+                tt_ok(false, "%s: %s and %s bit-identical (a run failed)",
+                      c->name, lib1.h.path, lib2.h.path);
             }
         }
         free(oc1.bytes);
         free(oc2.bytes);
     }
-    ok(!dma_calls, "no device-to-host DMA (%u callbacks)", dma_calls);
-    lib1.exit();
+    tt_ok(!tt_host_dma_calls(), "no device-to-host DMA (%u callbacks)",
+          tt_host_dma_calls());
+    lib1.h.exit();
     if (o.lib2) {
-        lib2.exit();
+        lib2.h.exit();
     }
 done:
-    printf("1..%d\n", tap_n);
     if (dump_file) {
         fclose(dump_file);
     }
     free(fw);
-    return tap_failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tt_done();
 }

@@ -54,15 +54,15 @@ static void trisc0_alu(void)
     REG32(TT_MY_GPR(20)) = 0x0ff0f00fu;
     REG32(TT_MY_GPR(21)) = 0x00ff00ffu;
     REG32(TT_MY_GPR(22)) = 4;
-    TT_INLINE(TT_DMAREG(TT_SUBDMAREG, 0, 30, 21, 20));     /* 20 - 21 */
-    TT_INLINE(TT_DMAREG(TT_BITWOPDMAREG, 0, 31, 21, 20));  /* AND */
-    TT_INLINE(TT_DMAREG(TT_BITWOPDMAREG, 1, 32, 21, 20));  /* OR */
-    TT_INLINE(TT_DMAREG(TT_BITWOPDMAREG, 2, 33, 21, 20));  /* XOR */
-    TT_INLINE(TT_DMAREG(TT_SHIFTDMAREG, 0, 34, 22, 20));   /* << 4 */
-    TT_INLINE(TT_DMAREG(TT_SHIFTDMAREG, 1, 35, 22, 20));   /* >> 4 */
-    TT_INLINE(TT_DMAREG(TT_CMPDMAREG, 0, 36, 21, 20));     /* > */
-    TT_INLINE(TT_DMAREG(TT_CMPDMAREG, 1, 37, 21, 20));     /* < */
-    TT_INLINE(TT_DMAREG(TT_CMPDMAREG, 2, 38, 20, 20));     /* == */
+    TT_INLINE(TT_SUBDMAREG(30, 21, 20));                /* 20 - 21 */
+    TT_INLINE(TT_DMAREG(BITWOPDMAREG, 0, 31, 21, 20));  /* AND */
+    TT_INLINE(TT_DMAREG(BITWOPDMAREG, 1, 32, 21, 20));  /* OR */
+    TT_INLINE(TT_DMAREG(BITWOPDMAREG, 2, 33, 21, 20));  /* XOR */
+    TT_INLINE(TT_DMAREG(SHIFTDMAREG, 0, 34, 22, 20));   /* << 4 */
+    TT_INLINE(TT_DMAREG(SHIFTDMAREG, 1, 35, 22, 20));   /* >> 4 */
+    TT_INLINE(TT_DMAREG(CMPDMAREG, 0, 36, 21, 20));     /* > */
+    TT_INLINE(TT_DMAREG(CMPDMAREG, 1, 37, 21, 20));     /* < */
+    TT_INLINE(TT_DMAREG(CMPDMAREG, 2, 38, 20, 20));     /* == */
     for (int i = 0; i < 9; i++) {
         REG32(RESULT(R_SUB + i)) = REG32(TT_MY_GPR(30 + i));
     }
@@ -70,8 +70,8 @@ static void trisc0_alu(void)
 
 static void trisc0_cfg(void)
 {
-    /* scratch word 209 = 0x12345678, config word 20 = 0x11111111 */
-    REG32(TT_CFG(209)) = 0x12345678u;
+    /* scratch word 0 = 0x12345678, config word 20 = 0x11111111 */
+    REG32(TT_CFG(TT_CFG_SCRATCH_SECn_val_WORD)) = 0x12345678u;
     REG32(TT_CFG(20)) = 0x11111111u;
     /* op 3 (add), full mask, no rotation, keep old bits */
     TT_INLINE(TT_CFGSHIFTMASK(1, 3, 31, 0, 0, 20));
@@ -84,9 +84,10 @@ static void trisc0_cfg(void)
     REG32(RESULT(R_STOREREG)) = REG32(STREAM_REG(3, 8));
     TT_INLINE(TT_LOADREG(39, STREAM_REG(3, 8)));
     REG32(RESULT(R_LOADREG)) = REG32(TT_MY_GPR(39));
-    /* REG2FLOP GPR21 -> THCON config word 64 + 5 */
+    /* REG2FLOP GPR21 -> THCON config word 5 (THCON starts at SEC0_REG0) */
     TT_INLINE(TT_REG2FLOP32(5, 21));
-    REG32(RESULT(R_REG2FLOP)) = REG32(TT_CFG(69));
+    REG32(RESULT(R_REG2FLOP)) =
+        REG32(TT_CFG(TT_CFG_THCON_SEC0_REG0_TileDescriptor_WORD + 5));
 }
 
 /* A SEMWAIT that holds math only: scalar work passes, INCRWC is held */
@@ -143,9 +144,9 @@ static void trisc1(void)
 static void trisc2(void)
 {
     /* opcode 0x2a does not exist: logged, skipped, the thread goes on */
-    REG32(TT_PUSH(0)) = TT_OP(0x2a, 0x123);
-    TT_INLINE(TT_SETC16(60, 5));                    /* STREAM_ID_SYNC_SEC1 */
-    TT_INLINE(TT_SETC16(57, 0));                    /* PHASE_HI */
+    REG32(TT_PUSH(0)) = 0x2a000123u;
+    TT_INLINE(TT_SETC16(TT_THCFG_STREAM_ID_SYNC_SECn_BankSel_WORD + 1, 5));
+    TT_INLINE(TT_SETC16(TT_THCFG_STREAMWAIT_PHASE_HI_Val_WORD, 0));
     TT_INLINE(TT_STREAMWAIT(B_ALL, 3, 0, 1));
     TT_INLINE(TT_SETDMAREG16(30, 0x7e7e));          /* GPR15 */
     REG32(RESULT(R_T2_HELD)) = REG32(TT_MY_GPR(15));

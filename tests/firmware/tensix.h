@@ -1,84 +1,81 @@
 /*
- * Tensix instruction encoders for test firmware, written from the field
- * tables in tensix-coprocessor.md (tt-llk ckernel_ops.h layouts), not from
- * the emulator's generated table, so each checks the other.
+ * Tensix instruction words for test firmware: the generated
+ * TT_ENC_<MNEMONIC>(fields, most significant first) of tt-tensix-enc.h
+ * (gen-tensix-isa.py --encoders over hw/tenstorrent/data/tensix-isa.yaml,
+ * the data the emulator decodes with), under the names and short operand
+ * lists of tt-llk's ckernel_ops.h.  Configuration and ThreadConfig
+ * fields come from tt-tensix-config.h.  The constants at the end check
+ * the instructions only these tests use against words worked out by hand
+ * from the field tables in tensix-coprocessor.md (tt-llk ckernel_ops.h
+ * layouts); tests/tensix/fw/tt-insn.h checks more.
  */
 #ifndef TT_FW_TENSIX_H
 #define TT_FW_TENSIX_H
 
 #include "tt.h"
+#include "tt-tensix-config.h"
+#include "tt-tensix-enc.h"
 
-#define TT_OP(op, p)    (((uint32_t)(op) << 24) | (uint32_t)(p))
-#define TT_NOP          TT_OP(0x02, 0)
-#define TT_MOP(tpl, count, masklo) \
-    TT_OP(0x01, (tpl) << 23 | (count) << 16 | (masklo))
-#define TT_MOP_CFG(maskhi)  TT_OP(0x03, (maskhi))
+#define TT_NOP          TT_ENC_NOP()
+#define TT_MOP(tpl, count, masklo) TT_ENC_MOP(tpl, count, masklo)
+#define TT_MOP_CFG(maskhi)  TT_ENC_MOP_CFG(maskhi)
 #define TT_REPLAY(start, len, exec, load) \
-    TT_OP(0x04, (start) << 14 | (len) << 4 | (exec) << 1 | (load))
+    TT_ENC_REPLAY(start, len, exec, load)
 /* SETASHRMV: a legacy instruction with no documented effect */
-#define TT_SETASHRMV    TT_OP(0x1c, 0)
+#define TT_SETASHRMV    TT_ENC_SETASHRMV(0)
 /* GPR half (2n: low, 2n + 1: high half of GPR n) = v16 */
-#define TT_SETDMAREG16(half, v) \
-    TT_OP(0x45, ((v) >> 14) << 22 | ((v) & 0x3fff) << 8 | (half))
+#define TT_SETDMAREG16(half, v) TT_ENC_SETDMAREG((v) >> 14, v, 0, half)
 /* GPR res = GPR a + imm6 */
-#define TT_ADDDMAREG_IMM(res, imm, a) \
-    TT_OP(0x58, 1u << 23 | (res) << 12 | (imm) << 6 | (a))
+#define TT_ADDDMAREG_IMM(res, imm, a) TT_ENC_ADDDMAREG(1, res, imm, a)
 /* GPR res = low16(GPR a) * low16(GPR b) */
-#define TT_MULDMAREG(res, b, a) \
-    TT_OP(0x5a, (res) << 12 | (b) << 6 | (a))
-#define TT_ATGETM(m)    TT_OP(0xa0, (m))
-#define TT_ATRELM(m)    TT_OP(0xa1, (m))
-#define TT_SEMINIT(max, init, sel) \
-    TT_OP(0xa3, (max) << 20 | (init) << 16 | (sel) << 2)
-#define TT_SEMPOST(sel) TT_OP(0xa4, (sel) << 2)
-#define TT_SEMGET(sel)  TT_OP(0xa5, (sel) << 2)
+#define TT_MULDMAREG(res, b, a) TT_ENC_MULDMAREG(0, res, b, a)
+/* GPR res = GPR a - GPR b; GPR res = GPR a OP GPR b, OP from @mode */
+#define TT_SUBDMAREG(res, b, a) TT_ENC_SUBDMAREG(0, res, b, a)
+#define TT_DMAREG(op, mode, res, b, a) TT_ENC_##op(0, mode, res, b, a)
+#define TT_ATGETM(m)    TT_ENC_ATGETM(m)
+#define TT_ATRELM(m)    TT_ENC_ATRELM(m)
+#define TT_SEMINIT(max, init, sel) TT_ENC_SEMINIT(max, init, sel)
+#define TT_SEMPOST(sel) TT_ENC_SEMPOST(sel)
+#define TT_SEMGET(sel)  TT_ENC_SEMGET(sel)
 /* stall every unit until no selected semaphore is zero */
-#define TT_SEMWAIT_NZ(sel)  TT_OP(0xa6, 0x1ffu << 15 | (sel) << 2 | 1)
+#define TT_SEMWAIT_NZ(sel)  TT_ENC_SEMWAIT(B_ALL, sel, 1)
 /* the wait gate: block mask [23:15] (B0 TDMA .. B8 SFPU) */
-#define TT_STALLWAIT(block, cond)   TT_OP(0xa2, (block) << 15 | (cond))
-#define TT_SEMWAIT(block, sel, cond) \
-    TT_OP(0xa6, (block) << 15 | (sel) << 2 | (cond))
+#define TT_STALLWAIT(block, cond)   TT_ENC_STALLWAIT(block, cond)
+#define TT_SEMWAIT(block, sel, cond) TT_ENC_SEMWAIT(block, sel, cond)
 #define TT_STREAMWAIT(block, lo, msgs, sel) \
-    TT_OP(0xa7, (block) << 15 | (lo) << 4 | (msgs) << 3 | (sel))
+    TT_ENC_STREAMWAIT(block, lo, msgs, sel)
 #define B_THCON     (1u << 5)
 #define B_MATH      (1u << 6)
 #define B_ALL       0x1ffu
-#define TT_INCRWC(cr, d, b, a) \
-    TT_OP(0x38, (cr) << 18 | (d) << 14 | (b) << 10 | (a) << 6)
-/* address counters: mask bit 0 unpacker 0, 1 unpacker 1, 2 packers */
-#define TT_SETADCXX(mask, x1, x0) TT_OP(0x5e, (mask) << 21 | (x1) << 10 | (x0))
-#define TT_ADC_XYZW(op, mask, c1b, c1a, c0b, c0a, bits) \
-    TT_OP(op, (mask) << 21 | (c1b) << 15 | (c1a) << 12 | (c0b) << 9 | \
-          (c0a) << 6 | (bits))
-#define TT_SETADCXY     0x51
-#define TT_INCADCXY     0x52
-#define TT_ADDRCRZW     0x56
-#define TT_SETADC(mask, ch, dim, v) \
-    TT_OP(0x50, (mask) << 21 | (ch) << 20 | (dim) << 18 | (v))
-#define TT_SETRWC(cr, d, b, a, bits) \
-    TT_OP(0x37, (cr) << 18 | (d) << 14 | (b) << 10 | (a) << 6 | (bits))
-/* GPR res = GPR a OP GPR b; mode for BITWOP/SHIFT/CMP */
-#define TT_DMAREG(op, mode, res, b, a) \
-    TT_OP(op, (mode) << 18 | (res) << 12 | (b) << 6 | (a))
-#define TT_SUBDMAREG    0x59
-#define TT_BITWOPDMAREG 0x5b
-#define TT_SHIFTDMAREG  0x5c
-#define TT_CMPDMAREG    0x5d
+#define TT_INCRWC(cr, d, b, a) TT_ENC_INCRWC(cr, d, b, a)
+/*
+ * address counters: mask bit 0 unpacker 0, 1 unpacker 1, 2 packers; the
+ * counters of this thread (no thread override)
+ */
+#define TT_SETADCXX(mask, x1, x0) TT_ENC_SETADCXX(mask, x1, x0)
+#define TT_SETADCXY(mask, c1y, c1x, c0y, c0x, bits) \
+    TT_ENC_SETADCXY(mask, 0, c1y, c1x, c0y, c0x, bits)
+#define TT_INCADCXY(mask, c1y, c1x, c0y, c0x) \
+    TT_ENC_INCADCXY(mask, 0, c1y, c1x, c0y, c0x)
+#define TT_ADDRCRZW(mask, c1w, c1z, c0w, c0z, bits) \
+    TT_ENC_ADDRCRZW(mask, 0, c1w, c1z, c0w, c0z, bits)
+#define TT_SETADC(mask, ch, dim, v) TT_ENC_SETADC(mask, ch, dim, v)
+/* SETRWC without clearing the source valids */
+#define TT_SETRWC(cr, d, b, a, bits) TT_ENC_SETRWC(0, cr, d, b, a, bits)
 #define TT_CFGSHIFTMASK(keep, op, width, rot, scratch, cfg) \
-    TT_OP(0xb8, (keep) << 23 | (op) << 20 | (width) << 15 | (rot) << 10 | \
-          (scratch) << 8 | (cfg))
+    TT_ENC_CFGSHIFTMASK(keep, op, width, rot, scratch, cfg)
 /* the tile's registers at 0xFFB00000 + (addr_lo << 2) */
-#define TT_STOREREG(gpr, addr)  TT_OP(0x67, (gpr) << 18 | \
-                                      (((addr) - 0xffb00000u) >> 2))
-#define TT_LOADREG(gpr, addr)   TT_OP(0x68, (gpr) << 18 | \
-                                      (((addr) - 0xffb00000u) >> 2))
+#define TT_STOREREG(gpr, addr) \
+    TT_ENC_STOREREG(gpr, ((addr) - 0xffb00000u) >> 2)
+#define TT_LOADREG(gpr, addr) \
+    TT_ENC_LOADREG(gpr, ((addr) - 0xffb00000u) >> 2)
 /* REG2FLOP, 32-bit configuration form: THCON config word 64 + idx */
-#define TT_REG2FLOP32(idx, gpr) TT_OP(0x48, 1u << 22 | (idx) << 6 | (gpr))
-#define TT_WRCFG(gpr, wide, cfg) TT_OP(0xb0, (gpr) << 16 | (wide) << 15 | (cfg))
-#define TT_RDCFG(gpr, cfg)  TT_OP(0xb1, (gpr) << 16 | (cfg))
-#define TT_SETC16(reg, v)   TT_OP(0xb2, (reg) << 16 | (v))
-#define TT_RMWCIB(n, mask, data, cfg) \
-    TT_OP(0xb3 + (n), (mask) << 16 | (data) << 8 | (cfg))
+#define TT_REG2FLOP32(idx, gpr) TT_ENC_REG2FLOP(1, 0, 0, 0, idx, gpr)
+#define TT_WRCFG(gpr, wide, cfg) TT_ENC_WRCFG(gpr, wide, cfg)
+#define TT_RDCFG(gpr, cfg)  TT_ENC_RDCFG(gpr, cfg)
+#define TT_SETC16(reg, v)   TT_ENC_SETC16(reg, v)
+/* RMWCIB0-3 (@n a literal): byte n of @cfg = old & ~mask | data & mask */
+#define TT_RMWCIB(n, mask, data, cfg) TT_ENC_RMWCIB##n(mask, data, cfg)
 
 /* .ttinsn: the word rotated left by two, inline in the code */
 #define TT_ROL2(w)      ((uint32_t)(((w) << 2) | ((w) >> 30)))
@@ -96,5 +93,24 @@
 #define TT_CFG(w)           (0xffef0000u + 4u * (w))
 #define TT_THREAD_CFG(t, r) (0xffef0a80u + 4u * ((t) * 68 + (r)))
 #define TT_MOP_CFG_REG(k)   (0xffb80000u + 4u * (k))
+
+/* hand-computed checks */
+_Static_assert(TT_MOP(0, 9, 0x0005) == 0x01090005, "MOP");
+_Static_assert(TT_REPLAY(4, 3, 1, 1) == 0x04010033, "REPLAY");
+_Static_assert(TT_SETDMAREG16(11, 0xabcd) == 0x45abcd0b, "SETDMAREG");
+_Static_assert(TT_ADDDMAREG_IMM(10, 1, 10) == 0x5880a04a, "ADDDMAREG");
+_Static_assert(TT_SUBDMAREG(30, 21, 20) == 0x5901e554, "SUBDMAREG");
+_Static_assert(TT_MULDMAREG(15, 5, 5) == 0x5a00f145, "MULDMAREG");
+_Static_assert(TT_DMAREG(CMPDMAREG, 2, 38, 20, 20) == 0x5d0a6514,
+               "CMPDMAREG");
+_Static_assert(TT_SEMWAIT_NZ(1) == 0xa6ff8005, "SEMWAIT");
+_Static_assert(TT_STREAMWAIT(B_ALL, 3, 0, 1) == 0xa7ff8031, "STREAMWAIT");
+_Static_assert(TT_SETADCXY(4, 3, 2, 5, 6, 0xf) == 0x5181ab8f, "SETADCXY");
+_Static_assert(TT_SETRWC(0, 5, 2, 3, 0x7) == 0x370148c7, "SETRWC");
+_Static_assert(TT_INCRWC(4, 4, 1, 2) == 0x38110480, "INCRWC");
+_Static_assert(TT_CFGSHIFTMASK(1, 3, 31, 0, 0, 20) == 0xb8bf8014,
+               "CFGSHIFTMASK");
+_Static_assert(TT_STOREREG(20, STREAM_REG(3, 8)) == 0x67510c08, "STOREREG");
+_Static_assert(TT_REG2FLOP32(5, 21) == 0x48400155, "REG2FLOP");
 
 #endif

@@ -33,7 +33,7 @@
 
 #define TILE_WINDOW_CFG     (LIBTTSIM_BAR0_BASE + 0x1fc00000 + 200 * 12)
 
-static TTSimApi api;
+static TTHostLib api;
 static uint8_t host_mem[HOST_SIZE];
 static pthread_t main_thread;
 static unsigned dma_calls, dma_bad, dma_wrong_thread;
@@ -67,15 +67,12 @@ static void dma_wr(uint64_t paddr, const void *src, uint32_t size)
 
 static uint32_t bar2_rd32(uint32_t off)
 {
-    uint32_t v;
-
-    api.mem_rd(LIBTTSIM_BAR2_BASE + off, &v, 4);
-    return v;
+    return tt_host_rd32(&api, LIBTTSIM_BAR2_BASE + off);
 }
 
 static void bar2_wr32(uint32_t off, uint32_t v)
 {
-    api.mem_wr(LIBTTSIM_BAR2_BASE + off, &v, 4);
+    tt_host_wr32(&api, LIBTTSIM_BAR2_BASE + off, v);
 }
 
 /* dir 1: device writes host memory, 0: reads it; delay: STATUS polls */
@@ -92,7 +89,7 @@ static void test_tile(void)
 {
     static uint8_t out[0x30000], in[0x30000];
     uint32_t cfg[3], v;
-    uint64_t high = 0xffb0000000010000ull;
+    uint64_t high = 0xffb0000000010000ull, at;
 
     /* 0x1F0000 + 0x30000 crosses the 2 MiB boundary at 0x200000 */
     tt_fill(out, sizeof(out), 7);
@@ -106,14 +103,14 @@ static void test_tile(void)
           "window 200 holds {0x%x, 0x%x, 0x%x}: 0x200000 >> 21, x_end 3, y_end "
           "4, strict ordering", cfg[0], cfg[1], cfg[2]);
 
-    tt_tlb_2m(&api, 7, 3, 4, 0x200000);
+    at = tt_host_tlb_unicast(&api, 7, 3, 4, 0x200000);
     memset(in, 0, sizeof(in));
-    api.mem_rd(TT_WINDOW(7), in, 0x20000);
+    api.mem_rd(at, in, 0x20000);
     tt_ok(!memcmp(in, out + 0x10000, 0x20000), "the second part landed at "
           "(3,4) 0x200000 (seen through window 7)");
 
     /* The host repoints window 200: the library must notice */
-    tt_tlb_2m(&api, 200, 5, 5, 0);
+    tt_host_tlb_unicast(&api, 200, 5, 5, 0);
     memset(in, 0, sizeof(in));
     api.tile_rd(3, 4, 0x200000, in, 0x1000);
     tt_ok(!memcmp(in, out + 0x10000, 0x1000), "tile access after the host "

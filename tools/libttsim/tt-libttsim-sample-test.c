@@ -17,7 +17,7 @@
 
 #include "tt-test.h"
 
-static TTSimApi api;
+static TTHostLib api;
 
 static bool all_ff(const uint8_t *p, size_t n)
 {

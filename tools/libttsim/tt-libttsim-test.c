@@ -101,14 +101,7 @@ static void dma_wr(uint64_t paddr, const void *src, uint32_t size)
     memcpy(host_mem + paddr, src, size);
 }
 
-static uint64_t bar_base(const TTSimApi *api, uint32_t reg)
-{
-    uint64_t lo = api->cfg_rd(0, reg), hi = api->cfg_rd(0, reg + 4);
-
-    return (hi << 32 | lo) & ~0xfull;
-}
-
-static void test_config(const TTSimApi *api)
+static void test_config(const TTHostLib *api)
 {
     uint32_t id = api->cfg_rd(0, 0x00);
     uint32_t cls = api->cfg_rd(0, 0x08);
@@ -128,21 +121,22 @@ static void test_config(const TTSimApi *api)
     tt_ok(api->cfg_rd(0, 0x20) == 0x00000004 &&
           api->cfg_rd(0, 0x24) == 0x00000008,
           "BAR4 is 64-bit memory at 0x8_0000_0000");
-    tt_ok(bar_base(api, 0x10) == LIBTTSIM_BAR0_BASE &&
-          bar_base(api, 0x18) == LIBTTSIM_BAR2_BASE &&
-          bar_base(api, 0x20) == LIBTTSIM_BAR4_BASE,
+    tt_ok(tt_host_bar_base(api, 0x10) == LIBTTSIM_BAR0_BASE &&
+          tt_host_bar_base(api, 0x18) == LIBTTSIM_BAR2_BASE &&
+          tt_host_bar_base(api, 0x20) == LIBTTSIM_BAR4_BASE,
           "BAR bases decode as tt-umd decodes them");
 }
 
-static void test_window(const TTSimApi *api)
+static void test_window(const TTHostLib *api)
 {
     static uint8_t out[4096], in[4096];
+    uint64_t at = tt_host_tlb_unicast(api, TEST_WINDOW, TEST_TILE_X,
+                                      TEST_TILE_Y, TEST_L1_ADDR);
 
     tt_fill(out, sizeof(out), 1);
-    tt_tlb_2m(api, TEST_WINDOW, TEST_TILE_X, TEST_TILE_Y, 0);
-    api->mem_wr(TT_WINDOW(TEST_WINDOW) + TEST_L1_ADDR, out, sizeof(out));
+    api->mem_wr(at, out, sizeof(out));
     memset(in, 0, sizeof(in));
-    api->mem_rd(TT_WINDOW(TEST_WINDOW) + TEST_L1_ADDR, in, sizeof(in));
+    api->mem_rd(at, in, sizeof(in));
     api->clock(1);
     tt_ok(!memcmp(in, out, sizeof(in)), "4 KiB through TLB window %d to "
           "L1 0x%x of tile (%d,%d) reads back", TEST_WINDOW, TEST_L1_ADDR,
@@ -150,22 +144,22 @@ static void test_window(const TTSimApi *api)
 }
 
 /* ARC firmware may still be booting: poll like tt-umd, clocking */
-static void test_arc(const TTSimApi *api)
+static void test_arc(const TTHostLib *api)
 {
     time_t until = time(NULL) + ARC_BOOT_WAIT_S;
+    uint64_t at = tt_host_tlb_unicast(api, ARC_WINDOW, ARC_X, ARC_Y,
+                                      ARC_BOOT_STATUS);
     uint32_t v;
 
-    tt_tlb_2m(api, ARC_WINDOW, ARC_X, ARC_Y, ARC_BOOT_STATUS);
     do {
-        api->mem_rd(TT_WINDOW(ARC_WINDOW) + (ARC_BOOT_STATUS & 0x1fffff), &v,
-                    4);
+        v = tt_host_rd32(api, at);
         api->clock(1);
     } while ((v & 7) != ARC_BOOT_READY && time(NULL) < until);
     tt_ok((v & 7) == ARC_BOOT_READY, "ARC boot status (8,0) 0x%x reads 0x%x, "
           "(v & 7) == 5", ARC_BOOT_STATUS, v);
 }
 
-static void test_tile_calls(const TTSimApi *api)
+static void test_tile_calls(const TTHostLib *api)
 {
     static uint8_t out[8192], in[8192], first[4096];
     static uint8_t via_window[8192];
@@ -186,7 +180,7 @@ static void test_tile_calls(const TTSimApi *api)
           "8 KiB at L1 0x%x round trip", TEST_L1_ADDR2);
 
     /* The same bytes through the host's own window prove the target */
-    api->mem_rd(TT_WINDOW(TEST_WINDOW) + TEST_L1_ADDR2, via_window,
+    api->mem_rd(tt_host_win(api, TEST_WINDOW, TEST_L1_ADDR2), via_window,
                 sizeof(via_window));
     tt_ok(!memcmp(via_window, out, sizeof(out)),
           "tile_wr_bytes landed in tile (%d,%d) L1 (seen through window "
@@ -265,13 +259,13 @@ static void build_dma_program(Prog *p)
     p->insn[p->n++] = 0x6f;
 }
 
-static void iatu_wr(const TTSimApi *api, uint32_t reg, uint32_t v)
+static void iatu_wr(const TTHostLib *api, uint32_t reg, uint32_t v)
 {
-    api->mem_wr(LIBTTSIM_BAR2_BASE + IATU_REGION0 + reg, &v, 4);
+    tt_host_wr32(api, LIBTTSIM_BAR2_BASE + IATU_REGION0 + reg, v);
 }
 
 /* Region 0: NOC [0, 16 MiB) at bit 60 -> host 1 MiB; tt-umd's order */
-static void iatu_setup(const TTSimApi *api)
+static void iatu_setup(const TTHostLib *api)
 {
     iatu_wr(api, 0x04, 0);
     iatu_wr(api, 0x00, 0);
@@ -283,7 +277,7 @@ static void iatu_setup(const TTSimApi *api)
     iatu_wr(api, 0x04, 1u << 31);
 }
 
-static void test_dma(const TTSimApi *api)
+static void test_dma(const TTHostLib *api)
 {
     static uint8_t payload[DMA_WR_LEN], back[DMA_RD_LEN];
     uint8_t *to_host = host_mem + IATU_HOST_BASE + DMA_WR_NOC;
@@ -344,12 +338,12 @@ static void test_dma(const TTSimApi *api)
 #define EDMA_L1_DST         0x80000u
 #define EDMA_LEN            0x20000u
 
-static void edma_wr(const TTSimApi *api, uint32_t reg, uint32_t v)
+static void edma_wr(const TTHostLib *api, uint32_t reg, uint32_t v)
 {
-    api->mem_wr(LIBTTSIM_BAR2_BASE + reg, &v, 4);
+    tt_host_wr32(api, LIBTTSIM_BAR2_BASE + reg, v);
 }
 
-static void test_edma(const TTSimApi *api)
+static void test_edma(const TTHostLib *api)
 {
     static uint8_t back[EDMA_LEN];
     time_t until = time(NULL) + DMA_WAIT_S;
@@ -361,7 +355,7 @@ static void test_edma(const TTSimApi *api)
         return;
     }
     tt_fill(host_mem + EDMA_HOST_SRC, EDMA_LEN, 5);
-    tt_tlb_2m(api, TEST_WINDOW, TEST_TILE_X, TEST_TILE_Y, 0);
+    tt_host_tlb_unicast(api, TEST_WINDOW, TEST_TILE_X, TEST_TILE_Y, 0);
     edma_wr(api, EDMA_SAR_LO, EDMA_HOST_SRC);
     edma_wr(api, EDMA_SAR_LO + 4, 0);
     edma_wr(api, EDMA_DAR_LO, (TEST_WINDOW << 21) + EDMA_L1_DST);
@@ -379,7 +373,7 @@ static void test_edma(const TTSimApi *api)
 
 int main(int argc, char **argv)
 {
-    TTSimApi api;
+    TTHostLib api;
     int missing;
 
     if (argc != 2) {

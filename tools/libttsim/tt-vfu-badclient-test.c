@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>

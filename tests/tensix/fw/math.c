@@ -10,7 +10,6 @@
  */
 #include "ttk.h"
 
-#define CFG_DEST_ACCESS     220     /* zeroacc_absolute_tile_mode: bit 3 */
 #define DST_HALF_ROWS       512
 #define DST_TILE_ROWS       64
 #define MATH_REPLAY_BASE    16      /* slots 16-31 belong to math/pack */
@@ -34,11 +33,11 @@ static void math_pack_sync_init(void)
 /* _llk_math_hw_configure_: Dst width, integer math off */
 static void math_hw_configure(uint32_t fp32)
 {
-    cfg_rmw(CFG_DEST_ACCESS, 1u << 3, 0);
+    CFG_RMW(DEST_ACCESS_CFG_zeroacc_absolute_tile_mode, 0);
     tt_push(TT_STALLWAIT(STALL_CFG, WAIT_MATH));
-    cfg_rmw(1, 1u << 31, 0);                    /* INT8_math_enabled */
-    cfg_rmw(1, 1u << 29, fp32 ? 1u << 29 : 0);  /* Fp32_enabled */
-    cfg_rmw(1, 1u << 30, fp32 ? 1u << 30 : 0);  /* SFPU_Fp32_enabled */
+    CFG_RMW(ALU_ACC_CTRL_INT8_math_enabled, 0);
+    CFG_RMW(ALU_ACC_CTRL_Fp32_enabled, fp32 ? 1 : 0);
+    CFG_RMW(ALU_ACC_CTRL_SFPU_Fp32_enabled, fp32 ? 1 : 0);
 }
 
 /* _llk_math_wait_for_dest_available_: a free half (MATH_PACK < 2) */
@@ -114,8 +113,8 @@ static void math_reconfig_remap(uint32_t on)
     while (sem_read(SEM_MATH_PACK) > 0) {
         cpu_relax();
     }
-    cfg_rmw(CFG_DEST_ACCESS, 1u << 1, on ? 1u << 1 : 0);  /* remap_addrs */
-    cfg_rmw(CFG_DEST_ACCESS, 1u << 0, on ? 1u << 0 : 0);  /* swizzle_32b */
+    CFG_RMW(DEST_ACCESS_CFG_remap_addrs, on ? 1 : 0);
+    CFG_RMW(DEST_ACCESS_CFG_swizzle_32b, on ? 1 : 0);
 }
 
 /* ------------------------------------------------ eltwise binary -- */
@@ -127,10 +126,21 @@ static void math_reconfig_remap(uint32_t on)
  * outer loop: ADDR_MOD_2 rewinds the face and steps the phase, ADDR_MOD_3
  * moves on to the next face and clears the phase.
  */
+/* ELWADD, ELWSUB or ELWMUL (TTK_ELW_*), no accumulation or broadcast */
+static uint32_t elw(uint32_t sub_op, uint32_t clr, uint32_t am)
+{
+    switch (sub_op) {
+    case TTK_ELW_SUB:
+        return TT_ELWSUB(clr, 0, 0, am, 0);
+    case TTK_ELW_MUL:
+        return TT_ELWMUL(clr, 0, 0, am, 0);
+    default:
+        return TT_ELWADD(clr, 0, 0, am, 0);
+    }
+}
+
 static void eltwise_init(uint32_t sub_op, uint32_t fidelity)
 {
-    static const uint8_t opcode[3] = { 0x28, 0x30, 0x27 };
-    uint32_t op = opcode[sub_op];
     uint32_t hifi = sub_op == TTK_ELW_MUL && fidelity;
     uint32_t clr = AM_SRC(0, 0, 1);
 
@@ -141,14 +151,13 @@ static void eltwise_init(uint32_t sub_op, uint32_t fidelity)
     addr_mod(3, AM_AB(clr, clr), AM_DST(8, 0, 0, 1, 0, 1));
     if (hifi) {
         mop_program(fidelity, 2, TT_NOP, TT_NOP, TT_NOP,
-                    TT_ELW(op, CLR_NONE, 0, 0, 0, 0), TT_NOP,
-                    TT_ELW(op, CLR_AB, 0, 0, 3, 0),
-                    TT_ELW(op, CLR_NONE, 0, 0, 2, 0));
+                    elw(sub_op, CLR_NONE, 0), TT_NOP,
+                    elw(sub_op, CLR_AB, 3), elw(sub_op, CLR_NONE, 2));
     } else {
-        uint32_t elw = TT_ELW(op, CLR_NONE, 0, 0, 0, 0);
+        uint32_t w = elw(sub_op, CLR_NONE, 0);
 
         mop_program(4, 2, TT_NOP, TT_SETRWC(CLR_AB, 3, 0, 0, 0, SET_AB),
-                    TT_NOP, elw, TT_NOP, elw, elw);
+                    TT_NOP, w, TT_NOP, w, w);
     }
     tt_push(TT_SETC16(TC_CLR_DVALID, 0));
     reset_counters();

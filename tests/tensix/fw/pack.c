@@ -20,19 +20,15 @@
 #define GPR_OUTPUT_ADDR_OFFSET 50
 #define GPR_EXP0_SEC_SIZE   52
 
-/* Configuration words (tt-metal blackhole/cfg_defines.h *_ADDR32) */
-#define CFG_PCK0_XY_REG_0       12  /* input (Dst) strides */
-#define CFG_PCK0_ZW_REG_0       13
-#define CFG_PCK0_ZW_REG_1       15  /* output (L1) Z stride */
-#define CFG_PCK_DEST_RD_CTRL    18
-#define CFG_TILE_ROW_SET_MAP_0  20
-#define CFG_TILE_ROW_SET_MAP_1  21
-#define CFG_PCK_EDGE_OFFSET_0   24  /* mask, row-set selects */
-#define CFG_PCK_EDGE_OFFSET_1   25
-#define CFG_PACK_COUNTERS       28
-#define CFG_SEC0_REG1           68  /* THCON_SEC0_REG1, four words */
-#define CFG_L1_DEST_ADDR        69
-#define CFG_DEST_TARGET_PACK    180 /* DEST_TARGET_REG_CFG_PACK_SEC0-3 */
+/* Configuration words, named after their first field */
+#define CFG_PCK0_XY_REG_0   CFG_WORD(PCK0_ADDR_CTRL_XY_REG_0_Xstride)
+#define CFG_PCK0_ZW_REG_0   CFG_WORD(PCK0_ADDR_CTRL_ZW_REG_0_Zstride)
+#define CFG_PCK0_ZW_REG_1   CFG_WORD(PCK0_ADDR_CTRL_ZW_REG_1_Zstride)
+#define CFG_TILE_ROW_SET_MAP(n) \
+    (CFG_WORD(TILE_ROW_SET_MAPPING_n_row_set_mapping_0) + (n))
+#define CFG_PCK_EDGE_OFFSET(n)  (CFG_WORD(PCK_EDGE_OFFSET_SECn_mask) + (n))
+#define CFG_L1_DEST_ADDR    CFG_WORD(THCON_SEC0_REG1_L1_Dest_addr)
+#define CFG_DEST_TARGET_PACK CFG_WORD(DEST_TARGET_REG_CFG_PACK_SECn_Offset)
 
 #define PACK_REPLAY_BASE        16  /* slots 16-31 belong to math/pack */
 #define INTF_ONE                0x1
@@ -69,29 +65,35 @@ static void pack_hw_configure(uint32_t src, uint32_t dst, uint32_t fp32,
     set_packer_strides(src, untilize);
 
     tt_push(TT_ATGETM(0));
-    cfg_rmw(CFG_SEC0_REG1 + 3, 1u << 23, 0);        /* Pac_LF8_4b_exp */
-    cfg_rmw(1, 0xfu << 25, (src & 0xf) << 25);      /* Dstacc */
-    cfg_rmw(2, 0xffffu << 6 | 0xfu << 2, 0);        /* STACC_RELU */
+    CFG_RMW(THCON_SEC0_REG1_Pac_LF8_4b_exp, 0);
+    CFG_RMW(ALU_FORMAT_SPEC_REG2_Dstacc, src & 0xf);
+    cfg_rmw(CFG_WORD(STACC_RELU_ApplyRelu),
+            CFG_SPAN(STACC_RELU_ApplyRelu, STACC_RELU_ReluThreshold), 0);
     tt_push(TT_ATRELM(0));
 
     /* exponent thresholding off */
-    cfg_rmw(CFG_SEC0_REG1 + 3, 1u << 20 | 0xffu << 24, 0);
+    cfg_rmw(CFG_WORD(THCON_SEC0_REG1_Exp_threshold),
+            CFG_MASK(THCON_SEC0_REG1_Exp_threshold_en) |
+            CFG_MASK(THCON_SEC0_REG1_Exp_threshold), 0);
     /* Exp_section_size = 4 faces; uncompressed, output and input format */
-    cfg_wr(CFG_SEC0_REG1, 4u << 16);
-    cfg_wr(CFG_SEC0_REG1 + 2, 1 | (dst & 0xf) << 4 | (src & 0xf) << 8);
+    CFG_SET(THCON_SEC0_REG1_Exp_section_size, 4);
+    cfg_wr(CFG_WORD(THCON_SEC0_REG1_Disable_zero_compress),
+           CFG_VAL(THCON_SEC0_REG1_Disable_zero_compress, 1) |
+           CFG_VAL(THCON_SEC0_REG1_Out_data_format, dst & 0xf) |
+           CFG_VAL(THCON_SEC0_REG1_In_data_format, src & 0xf));
     /* reconfigure_packer_l1_acc(0) */
     tt_push(TT_STALLWAIT(STALL_CFG, WAIT_PACK));
-    cfg_rmw(CFG_SEC0_REG1 + 2, 1u << 2, 0);     /* Disable_pack_zero_flags */
-    cfg_rmw(CFG_SEC0_REG1 + 3, 1u << 19, 0);        /* Pack_L1_Acc */
+    CFG_RMW(THCON_SEC0_REG1_Disable_pack_zero_flags, 0);
+    CFG_RMW(THCON_SEC0_REG1_Pack_L1_Acc, 0);
     /* Read_32b_data for a 32-bit Dst or a 32-bit packer input */
-    cfg_wr(CFG_PCK_DEST_RD_CTRL, fp32 || src == TTK_FMT_FLOAT32);
-    gpr_wr(GPR_EXP0_SEC_SIZE, 4u << 16);
+    CFG_SET(PCK_DEST_RD_CTRL_Read_32b_data, fp32 || src == TTK_FMT_FLOAT32);
+    gpr_wr(GPR_EXP0_SEC_SIZE, CFG_VAL(THCON_SEC0_REG1_Exp_section_size, 4));
     gpr_sync(GPR_EXP0_SEC_SIZE);
 
     /* 16 rows per face; all columns pass; every row in row set 0 */
-    cfg_wr(CFG_PACK_COUNTERS, 16u << 8);
-    cfg_wr(CFG_PCK_EDGE_OFFSET_0, 0xffff);
-    cfg_wr(CFG_TILE_ROW_SET_MAP_0, 0);
+    CFG_SET(PACK_COUNTERS_SECn_pack_reads_per_xy_plane, 16);
+    CFG_SET(PCK_EDGE_OFFSET_SECn_mask, 0xffff);
+    cfg_wr(CFG_TILE_ROW_SET_MAP(0), 0);
 
     gpr_wr(GPR_TILE_HEADER, tile_size16(dst));
     gpr_wr(GPR_TILE_HEADER + 1, 0);
@@ -179,7 +181,8 @@ static void pack_untilize_init(uint32_t src_fmt, uint32_t dst_fmt,
                 TT_INCADCXY(ADC_PAC, 0, 0, 1, 0),
                 TT_REPLAY(PACK_REPLAY_BASE, 4, 0, 0),
                 TT_INCADCZW(ADC_PAC, 0, 0, 1, 0), row, row_last, row_last);
-    cfg_rmw(CFG_PCK0_ZW_REG_0, 0xffff, 2 * 16 * 16 * datum_bytes(src_fmt));
+    CFG_RMW(PCK0_ADDR_CTRL_ZW_REG_0_Zstride,
+            2 * 16 * 16 * datum_bytes(src_fmt));
     tt_push(TT_SETDMAREG(GPR_LO(GPR_OUTPUT_ADDR_OFFSET), pitch16));
     tt_push(TT_SETADCXX(ADC_PAC, 16 - 1, 0));
 }
@@ -188,7 +191,7 @@ static void pack_untilize_init(uint32_t src_fmt, uint32_t dst_fmt,
 static void pack_untilize_uninit(uint32_t src_fmt)
 {
     tt_push(TT_STALLWAIT(STALL_CFG, WAIT_PACK));
-    cfg_rmw(CFG_PCK0_ZW_REG_0, 0xffff, 16 * 16 * datum_bytes(src_fmt));
+    CFG_RMW(PCK0_ADDR_CTRL_ZW_REG_0_Zstride, 16 * 16 * datum_bytes(src_fmt));
 }
 
 /* select_packer_dest_registers: Dst half from GPRs 4-7 or 8-11 */
@@ -217,7 +220,8 @@ static void pack_dest_init(void)
 /* _llk_pack_reduce_mask_config_: only row 0 / column 0 of each face */
 static void pack_reduce_mask_config(uint32_t col)
 {
-    uint32_t edge0 = col ? 0x000a0000 : 0x00aa0000;   /* row-set selects */
+    uint32_t edge0 = CFG_VAL(PCK_EDGE_TILE_ROW_SET_SELECT_select,
+                             col ? 0x05 : 0x55);    /* packers: set 1 */
     uint32_t sec1_mask = col ? 0xffff : 0x0001;
     uint32_t map1 = col ? 0x00000001 : 0x55555555;
 
@@ -227,9 +231,9 @@ static void pack_reduce_mask_config(uint32_t col)
     tt_push(TT_SETDMAREG(GPR_LO(GPR_TMP1), map1 & 0xffff));
     tt_push(TT_SETDMAREG(GPR_HI(GPR_TMP1), map1 >> 16));
     tt_push(TT_STALLWAIT(STALL_CFG, WAIT_PACK));
-    tt_push(TT_WRCFG(GPR_TMP0, 0, CFG_PCK_EDGE_OFFSET_0));
-    tt_push(TT_WRCFG(GPR_TMP_LO, 0, CFG_PCK_EDGE_OFFSET_1));
-    tt_push(TT_WRCFG(GPR_TMP1, 0, CFG_TILE_ROW_SET_MAP_1));
+    tt_push(TT_WRCFG(GPR_TMP0, 0, CFG_PCK_EDGE_OFFSET(0)));
+    tt_push(TT_WRCFG(GPR_TMP_LO, 0, CFG_PCK_EDGE_OFFSET(1)));
+    tt_push(TT_WRCFG(GPR_TMP1, 0, CFG_TILE_ROW_SET_MAP(1)));
     tt_push(TT_NOP);
     tt_push(TT_NOP);
 }
@@ -240,10 +244,10 @@ static void pack_reduce_mask_clear(void)
     tt_push(TT_SETDMAREG(GPR_LO(GPR_TMP0), 0xffff));
     tt_push(TT_SETDMAREG(GPR_HI(GPR_TMP0), 0));
     tt_push(TT_STALLWAIT(STALL_CFG, WAIT_PACK));
-    tt_push(TT_WRCFG(GPR_TMP0, 0, CFG_PCK_EDGE_OFFSET_0));
-    tt_push(TT_WRCFG(GPR_TMP0, 0, CFG_PCK_EDGE_OFFSET_1));
-    tt_push(TT_WRCFG(0, 0, CFG_TILE_ROW_SET_MAP_0));
-    tt_push(TT_WRCFG(0, 0, CFG_TILE_ROW_SET_MAP_1));
+    tt_push(TT_WRCFG(GPR_TMP0, 0, CFG_PCK_EDGE_OFFSET(0)));
+    tt_push(TT_WRCFG(GPR_TMP0, 0, CFG_PCK_EDGE_OFFSET(1)));
+    tt_push(TT_WRCFG(0, 0, CFG_TILE_ROW_SET_MAP(0)));
+    tt_push(TT_WRCFG(0, 0, CFG_TILE_ROW_SET_MAP(1)));
     tt_push(TT_NOP);
     tt_push(TT_NOP);
 }

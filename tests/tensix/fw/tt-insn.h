@@ -1,14 +1,20 @@
 /*
- * Tensix instruction words for the kernel firmware, built from the field
- * layouts of the Blackhole ISA: opcode in bits 31:24, operands below
+ * Tensix instruction words for the kernel firmware.  Opcodes and operand
+ * fields come from the generated TT_ENC_<MNEMONIC>(fields, most
+ * significant first) of tt-tensix-enc.h (gen-tensix-isa.py --encoders
+ * over hw/tenstorrent/data/tensix-isa.yaml), ThreadConfig registers and
+ * fields from TT_THCFG_* of tt-tensix-config.h (gen-tensix-config.py
+ * over hw/tenstorrent/data/tensix-config.yaml): the same data the
+ * emulator decodes with.  The macros here only give the kernels' short
+ * operand lists, the fields the kernels always leave 0 filled in, and
+ * names for operand values.
+ *
+ * The constants at the end check a few of these words against words
+ * worked out by hand from the field layouts of the Blackhole ISA
  * (tenstorrent/tt-isa-documentation WormholeB0/TensixTile/
  * TensixCoprocessor/<MNEMONIC>.md encodings; Blackhole field positions as
- * in tenstorrent/tt-llk tt_llk_blackhole/common/inc/ckernel_ops.h).  Every
- * operand is masked to its field, so an out-of-range value cannot spill
- * into a neighbour.
- *
- * The constants at the end check a few of these encoders against words
- * worked out by hand from the same layouts.
+ * in tenstorrent/tt-llk tt_llk_blackhole/common/inc/ckernel_ops.h), so
+ * they check the data file and the generator.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -17,18 +23,15 @@
 
 #include <stdint.h>
 
-#define TTF(v, lo, w)   (((uint32_t)(v) & ((1u << (w)) - 1)) << (lo))
-#define TT_OP(op, p)    (((uint32_t)(op) << 24) | (uint32_t)(p))
+#include "tt-tensix-config.h"
+#include "tt-tensix-enc.h"
 
 /* ----------------------------------------- front end (MOP, REPLAY) -- */
 
-#define TT_NOP              TT_OP(0x02, 0)
-#define TT_MOP(tpl, count, zmask_lo) \
-    TT_OP(0x01, TTF(tpl, 23, 1) | TTF(count, 16, 7) | TTF(zmask_lo, 0, 16))
-#define TT_MOP_CFG(zmask_hi) TT_OP(0x03, TTF(zmask_hi, 0, 16))
+#define TT_NOP              TT_ENC_NOP()
+#define TT_MOP(tpl, count, zmask_lo) TT_ENC_MOP(tpl, count, zmask_lo)
 #define TT_REPLAY(start, len, exec, load) \
-    TT_OP(0x04, TTF(start, 14, 10) | TTF(len, 4, 10) | TTF(exec, 1, 1) | \
-          TTF(load, 0, 1))
+    TT_ENC_REPLAY(start, len, exec, load)
 
 /* ------------------------------------------------------ unpackers -- */
 
@@ -40,39 +43,35 @@
  * broadcast) are always 0 in the kernels.
  */
 #define TT_UNPACR(sel, am, multi_ctx, flip, last) \
-    TT_OP(0x42, TTF(sel, 23, 1) | TTF(am, 15, 8) | TTF(multi_ctx, 7, 1) | \
-          TTF(flip, 6, 1) | TTF(last, 0, 1))
+    TT_ENC_UNPACR(sel, am, 0, 0, 0, multi_ctx, flip, 0, 0, 0, 0, 0, last)
 /* UNPACR_NOP, Blackhole form: clear the unpacker's bank (op 1), maybe flip */
 #define TT_UNPACR_NOP(sel, set_dvalid, clr_val, op) \
-    TT_OP(0x43, TTF(sel, 23, 1) | TTF(set_dvalid, 8, 1) | \
-          TTF(clr_val, 2, 2) | TTF(op, 0, 2))
+    TT_ENC_UNPACR_NOP(sel, 0, 0, set_dvalid, 0, 0, 0, clr_val, op)
 #define UNP_CLR_SRC         1
 
 /* address counters: mask bit 0 unpacker 0, bit 1 unpacker 1, bit 2 packer */
 #define ADC_UNP_A           1
 #define ADC_UNP_B           2
 #define ADC_PAC             4
-#define TT_SETADC(mask, ch, dim, v) \
-    TT_OP(0x50, TTF(mask, 21, 3) | TTF(ch, 20, 1) | TTF(dim, 18, 2) | \
-          TTF(v, 0, 18))
+#define TT_SETADC(mask, ch, dim, v) TT_ENC_SETADC(mask, ch, dim, v)
 #define ADC_DIM_W           3
 #define TT_SETADCXX(mask, x_end, x_start) \
-    TT_OP(0x5e, TTF(mask, 21, 3) | TTF(x_end, 10, 10) | TTF(x_start, 0, 10))
-/* SETADCXY: bits {X0, Y0, X1, Y1}; SETADCZW: bits {Z0, W0, Z1, W1} */
-#define TT_ADC4(op, mask, c1b, c1a, c0b, c0a, bits) \
-    TT_OP(op, TTF(mask, 21, 3) | TTF(c1b, 15, 3) | TTF(c1a, 12, 3) | \
-          TTF(c0b, 9, 3) | TTF(c0a, 6, 3) | TTF(bits, 0, 4))
+    TT_ENC_SETADCXX(mask, x_end, x_start)
+/*
+ * SETADCXY: bits {X0, Y0, X1, Y1}; SETADCZW: bits {Z0, W0, Z1, W1}; the
+ * counters of this thread (no thread override)
+ */
 #define TT_SETADCXY(mask, c1y, c1x, c0y, c0x, bits) \
-    TT_ADC4(0x51, mask, c1y, c1x, c0y, c0x, bits)
+    TT_ENC_SETADCXY(mask, 0, c1y, c1x, c0y, c0x, bits)
 #define TT_SETADCZW(mask, c1w, c1z, c0w, c0z, bits) \
-    TT_ADC4(0x54, mask, c1w, c1z, c0w, c0z, bits)
+    TT_ENC_SETADCZW(mask, 0, c1w, c1z, c0w, c0z, bits)
 /* increments of the four counters; ADDRCR: counter = CR shadow + incr */
 #define TT_INCADCXY(mask, c1y, c1x, c0y, c0x) \
-    TT_ADC4(0x52, mask, c1y, c1x, c0y, c0x, 0)
+    TT_ENC_INCADCXY(mask, 0, c1y, c1x, c0y, c0x)
 #define TT_INCADCZW(mask, c1w, c1z, c0w, c0z) \
-    TT_ADC4(0x55, mask, c1w, c1z, c0w, c0z, 0)
+    TT_ENC_INCADCZW(mask, 0, c1w, c1z, c0w, c0z)
 #define TT_ADDRCRZW(mask, c1w, c1z, c0w, c0z, bits) \
-    TT_ADC4(0x56, mask, c1w, c1z, c0w, c0z, bits)
+    TT_ENC_ADDRCRZW(mask, 0, c1w, c1z, c0w, c0z, bits)
 
 /* ------------------------------------------------------- packer -- */
 
@@ -81,8 +80,7 @@
  * Last; the _X form adds DstAccessMode (1 = strided rows) and Concat.
  */
 #define TT_PACR_X(strided, am, intf_sel, concat, last) \
-    TT_OP(0x41, TTF(strided, 17, 1) | TTF(am, 15, 2) | TTF(intf_sel, 8, 4) | \
-          TTF(concat, 4, 1) | TTF(last, 0, 1))
+    TT_ENC_PACR(0, 0, strided, am, 0, 0, intf_sel, 0, concat, 0, 0, last)
 #define TT_PACR(am, intf_sel, last) TT_PACR_X(0, am, intf_sel, 0, last)
 
 /* --------------------------------------------------- matrix unit -- */
@@ -92,48 +90,36 @@
 #define CLR_B               2
 #define CLR_AB              3
 
-#define TT_ELW(op, clr, acc, bcast, am, dst) \
-    TT_OP(op, TTF(clr, 22, 2) | TTF(acc, 21, 1) | TTF(bcast, 19, 2) | \
-          TTF(am, 14, 3) | TTF(dst, 0, 10))
 #define TT_ELWMUL(clr, acc, bcast, am, dst) \
-    TT_ELW(0x27, clr, acc, bcast, am, dst)
+    TT_ENC_ELWMUL(clr, acc, bcast, am, dst)
 #define TT_ELWADD(clr, acc, bcast, am, dst) \
-    TT_ELW(0x28, clr, acc, bcast, am, dst)
+    TT_ENC_ELWADD(clr, acc, bcast, am, dst)
 #define TT_ELWSUB(clr, acc, bcast, am, dst) \
-    TT_ELW(0x30, clr, acc, bcast, am, dst)
+    TT_ENC_ELWSUB(clr, acc, bcast, am, dst)
 #define TT_MVMUL(clr, bcast_row, am, dst) \
-    TT_OP(0x26, TTF(clr, 22, 2) | TTF(bcast_row, 19, 1) | TTF(am, 14, 3) | \
-          TTF(dst, 0, 10))
+    TT_ENC_MVMUL(clr, bcast_row, am, dst)
 /* GMPOOL/GAPOOL: mod 1 = 16x16 pooling; pool AddrMode sits at 17:15 */
-#define TT_POOL(op, clr, mod, am, index_en, dst) \
-    TT_OP(op, TTF(clr, 22, 2) | TTF(mod, 19, 1) | TTF(am, 15, 3) | \
-          TTF(index_en, 14, 1) | TTF(dst, 0, 10))
-#define TT_GMPOOL(clr, mod, am, idx, dst) TT_POOL(0x33, clr, mod, am, idx, dst)
-#define TT_GAPOOL(clr, mod, am, idx, dst) TT_POOL(0x34, clr, mod, am, idx, dst)
+#define TT_GMPOOL(clr, mod, am, idx, dst) TT_ENC_GMPOOL(clr, mod, am, idx, dst)
+#define TT_GAPOOL(clr, mod, am, idx, dst) TT_ENC_GAPOOL(clr, mod, am, idx, dst)
 #define POOL_16X16          1
 /* MOVA2D / MOVD2B: mod 0 = 1 row, 2 = 8 rows (MOVA2D) / 4 rows (MOVD2B) */
-#define TT_MOV(op, lo32, src, am, mod, dst) \
-    TT_OP(op, TTF(lo32, 23, 1) | TTF(src, 17, 6) | TTF(am, 14, 3) | \
-          TTF(mod, 12, 2) | TTF(dst, 0, 10))
-#define TT_MOVA2D(lo32, src, am, mod, dst) TT_MOV(0x12, lo32, src, am, mod, dst)
-#define TT_MOVD2B(lo32, src, am, mod, dst) TT_MOV(0x0a, lo32, src, am, mod, dst)
+#define TT_MOVA2D(lo32, src, am, mod, dst) \
+    TT_ENC_MOVA2D(lo32, src, am, mod, dst)
+#define TT_MOVD2B(lo32, src, am, mod, dst) \
+    TT_ENC_MOVD2B(lo32, src, am, mod, dst)
 #define MOV_1_ROW           0
 #define MOV_8_ROWS          2
-#define TT_TRNSPSRCB        TT_OP(0x16, 0)
+#define TT_TRNSPSRCB        TT_ENC_TRNSPSRCB()
 #define TT_ZEROSRC(zero_val, write_mode, both_banks, src_mask) \
-    TT_OP(0x11, TTF(zero_val, 4, 1) | TTF(write_mode, 3, 1) | \
-          TTF(both_banks, 2, 1) | TTF(src_mask, 0, 2))
+    TT_ENC_ZEROSRC(zero_val, write_mode, both_banks, src_mask)
 #define TT_ZEROACC(mode, b32, clr_zf, am, where) \
-    TT_OP(0x10, TTF(mode, 19, 2) | TTF(b32, 18, 1) | TTF(clr_zf, 17, 1) | \
-          TTF(am, 14, 3) | TTF(where, 0, 10))
+    TT_ENC_ZEROACC(mode, b32, clr_zf, am, where)
 #define ZEROACC_HALF        2
 #define ZEROACC_ALL         3
-#define TT_CLEARDVALID(clr, reset) \
-    TT_OP(0x36, TTF(clr, 22, 2) | TTF(reset, 0, 2))
+#define TT_CLEARDVALID(clr, reset) TT_ENC_CLEARDVALID(clr, reset)
 /* SETRWC: CR bits {A, B, D, DtoCr}; set mask {A, B, D, fidelity} */
 #define TT_SETRWC(clr, cr, d, b, a, mask) \
-    TT_OP(0x37, TTF(clr, 22, 2) | TTF(cr, 18, 4) | TTF(d, 14, 4) | \
-          TTF(b, 10, 4) | TTF(a, 6, 4) | TTF(mask, 0, 4))
+    TT_ENC_SETRWC(clr, cr, d, b, a, mask)
 #define RWC_CR_B            2
 #define RWC_CR_D            4
 #define SET_A               1
@@ -146,33 +132,35 @@
 
 /* --------------------------------- configuration and scalar unit -- */
 
-#define TT_SETC16(reg, v)   TT_OP(0xb2, TTF(reg, 16, 8) | TTF(v, 0, 16))
-#define TT_WRCFG(gpr, wide, cfg) \
-    TT_OP(0xb0, TTF(gpr, 16, 6) | TTF(wide, 15, 1) | TTF(cfg, 0, 11))
-#define TT_RDCFG(gpr, cfg)  TT_OP(0xb1, TTF(gpr, 16, 6) | TTF(cfg, 0, 11))
+#define TT_SETC16(reg, v)   TT_ENC_SETC16(reg, v)
+#define TT_WRCFG(gpr, wide, cfg) TT_ENC_WRCFG(gpr, wide, cfg)
+#define TT_RDCFG(gpr, cfg)  TT_ENC_RDCFG(gpr, cfg)
+/* RMWCIB0-3: byte @n of config word @cfg = (old & ~mask) | (data & mask) */
 #define TT_RMWCIB(n, mask, data, cfg) \
-    TT_OP(0xb3 + (n), TTF(mask, 16, 8) | TTF(data, 8, 8) | TTF(cfg, 0, 8))
-/* SETDMAREG, immediate form: half 2n = low, 2n + 1 = high half of GPR n */
-#define TT_SETDMAREG(half, v) TT_OP(0x45, TTF(v, 8, 16) | TTF(half, 0, 7))
+    ((n) == 0 ? TT_ENC_RMWCIB0(mask, data, cfg) : \
+     (n) == 1 ? TT_ENC_RMWCIB1(mask, data, cfg) : \
+     (n) == 2 ? TT_ENC_RMWCIB2(mask, data, cfg) : \
+     TT_ENC_RMWCIB3(mask, data, cfg))
+/*
+ * SETDMAREG, immediate form: half 2n = low, 2n + 1 = high half of GPR n
+ * gets the 16-bit @v, whose top two bits sit in the size field
+ */
+#define TT_SETDMAREG(half, v) \
+    TT_ENC_SETDMAREG((uint32_t)(v) >> 14, v, 0, half)
 #define GPR_LO(n)           (2 * (n))
 #define GPR_HI(n)           (2 * (n) + 1)
-#define TT_ADDDMAREG(b_const, res, b, a) \
-    TT_OP(0x58, TTF(b_const, 23, 1) | TTF(res, 12, 6) | TTF(b, 6, 6) | \
-          TTF(a, 0, 6))
-#define TT_DMANOP           TT_OP(0x60, 0)
+#define TT_ADDDMAREG(b_const, res, b, a) TT_ENC_ADDDMAREG(b_const, res, b, a)
+#define TT_DMANOP           TT_ENC_DMANOP()
 
 /* ------------------------------------------------------ sync unit -- */
 
-#define TT_STALLWAIT(block, cond) \
-    TT_OP(0xa2, TTF(block, 15, 9) | TTF(cond, 0, 12))
-#define TT_SEMINIT(max, init, sel) \
-    TT_OP(0xa3, TTF(max, 20, 4) | TTF(init, 16, 4) | TTF(sel, 2, 8))
-#define TT_SEMPOST(sel)     TT_OP(0xa4, TTF(sel, 2, 8))
-#define TT_SEMGET(sel)      TT_OP(0xa5, TTF(sel, 2, 8))
-#define TT_SEMWAIT(block, sel, cond) \
-    TT_OP(0xa6, TTF(block, 15, 9) | TTF(sel, 2, 8) | TTF(cond, 0, 2))
-#define TT_ATGETM(m)        TT_OP(0xa0, TTF(m, 0, 16))
-#define TT_ATRELM(m)        TT_OP(0xa1, TTF(m, 0, 16))
+#define TT_STALLWAIT(block, cond) TT_ENC_STALLWAIT(block, cond)
+#define TT_SEMINIT(max, init, sel) TT_ENC_SEMINIT(max, init, sel)
+#define TT_SEMPOST(sel)     TT_ENC_SEMPOST(sel)
+#define TT_SEMGET(sel)      TT_ENC_SEMGET(sel)
+#define TT_SEMWAIT(block, sel, cond) TT_ENC_SEMWAIT(block, sel, cond)
+#define TT_ATGETM(m)        TT_ENC_ATGETM(m)
+#define TT_ATRELM(m)        TT_ENC_ATRELM(m)
 
 /* STALLWAIT / SEMWAIT blocked units (BlackholeA0 STALLWAIT.md) */
 #define STALL_TDMA          0x001
@@ -205,33 +193,54 @@
 
 /* --------------------------------------------- address modifiers -- */
 
+/* Field @f of ThreadConfig (a TT_THCFG_<f>_* of tt-tensix-config.h) = @v */
+#define THCFG(f, v) \
+    (((uint32_t)(v) & ((1u << TT_THCFG_##f##_WIDTH) - 1)) << \
+     TT_THCFG_##f##_SHIFT)
+
 /*
- * ThreadConfig ADDR_MOD_AB_SECn (12 + n): per source an increment [5:0],
- * CR [6] and clear [7]; ADDR_MOD_DST_SECn (28 + n): increment [9:0], CR
- * [10], clear [11], CToCR [12], fidelity increment [14:13] and clear [15];
- * ADDR_MOD_BIAS_SECn (47 + n) stays 0.  ADDR_MOD_PACK_SECn (37 + n): Y
- * source increment [3:0], CR [4], clear [5]; Y destination the same at 6;
- * Z source increment [12], clear [13]; Z destination [14], clear [15].
+ * ThreadConfig ADDR_MOD_AB_SECn: per source an increment, CR and clear,
+ * SrcA's low, SrcB's in the same places above it; ADDR_MOD_DST_SECn:
+ * increment, CR, clear, CToCR, fidelity increment and clear;
+ * ADDR_MOD_BIAS_SECn stays 0.  ADDR_MOD_PACK_SECn: Y source increment,
+ * clear; Y destination increment, clear; Z source increment, clear.
  */
 #define AM_SRC(incr, cr, clr) \
-    (TTF(incr, 0, 6) | TTF(cr, 6, 1) | TTF(clr, 7, 1))
-#define AM_AB(a, b)         ((a) | (b) << 8)
+    (THCFG(ADDR_MOD_AB_SECn_SrcAIncr, incr) | \
+     THCFG(ADDR_MOD_AB_SECn_SrcACR, cr) | \
+     THCFG(ADDR_MOD_AB_SECn_SrcAClear, clr))
+#define AM_AB(a, b) \
+    ((a) | (b) << (TT_THCFG_ADDR_MOD_AB_SECn_SrcBIncr_SHIFT - \
+                   TT_THCFG_ADDR_MOD_AB_SECn_SrcAIncr_SHIFT))
+_Static_assert(AM_AB(0, AM_SRC(0x3f, 1, 1)) ==
+               (THCFG(ADDR_MOD_AB_SECn_SrcBIncr, 0x3f) |
+                THCFG(ADDR_MOD_AB_SECn_SrcBCR, 1) |
+                THCFG(ADDR_MOD_AB_SECn_SrcBClear, 1)),
+               "AM_AB: SrcB's fields sit where SrcA's do, shifted");
 #define AM_DST(incr, cr, clr, c2cr, fid_incr, fid_clr) \
-    (TTF(incr, 0, 10) | TTF(cr, 10, 1) | TTF(clr, 11, 1) | \
-     TTF(c2cr, 12, 1) | TTF(fid_incr, 13, 2) | TTF(fid_clr, 15, 1))
+    (THCFG(ADDR_MOD_DST_SECn_DestIncr, incr) | \
+     THCFG(ADDR_MOD_DST_SECn_DestCR, cr) | \
+     THCFG(ADDR_MOD_DST_SECn_DestClear, clr) | \
+     THCFG(ADDR_MOD_DST_SECn_DestCToCR, c2cr) | \
+     THCFG(ADDR_MOD_DST_SECn_FidelityIncr, fid_incr) | \
+     THCFG(ADDR_MOD_DST_SECn_FidelityClear, fid_clr))
 #define AM_PACK(ys_incr, ys_clr, yd_incr, yd_clr, zs_incr, zs_clr) \
-    (TTF(ys_incr, 0, 4) | TTF(ys_clr, 5, 1) | TTF(yd_incr, 6, 4) | \
-     TTF(yd_clr, 11, 1) | TTF(zs_incr, 12, 1) | TTF(zs_clr, 13, 1))
+    (THCFG(ADDR_MOD_PACK_SECn_YsrcIncr, ys_incr) | \
+     THCFG(ADDR_MOD_PACK_SECn_YsrcClear, ys_clr) | \
+     THCFG(ADDR_MOD_PACK_SECn_YdstIncr, yd_incr) | \
+     THCFG(ADDR_MOD_PACK_SECn_YdstClear, yd_clr) | \
+     THCFG(ADDR_MOD_PACK_SECn_ZsrcIncr, zs_incr) | \
+     THCFG(ADDR_MOD_PACK_SECn_ZsrcClear, zs_clr))
 
-/* ThreadConfig registers (SETC16 index) */
-#define TC_DEST_TARGET_MATH     1
-#define TC_SRCA_SET             5
-#define TC_CLR_DVALID           7
-#define TC_ADDR_MOD_AB(n)       (12 + (n))
-#define TC_ADDR_MOD_DST(n)      (28 + (n))
-#define TC_ADDR_MOD_PACK(n)     (37 + (n))
-#define TC_UNPACK_MISC          41
-#define TC_ADDR_MOD_BIAS(n)     (47 + (n))
+/* ThreadConfig registers (SETC16 index), named after their first field */
+#define TC_DEST_TARGET_MATH TT_THCFG_DEST_TARGET_REG_CFG_MATH_Offset_WORD
+#define TC_SRCA_SET         TT_THCFG_SRCA_SET_Base_WORD
+#define TC_CLR_DVALID       TT_THCFG_CLR_DVALID_SrcA_Disable_WORD
+#define TC_ADDR_MOD_AB(n)   (TT_THCFG_ADDR_MOD_AB_SECn_SrcAIncr_WORD + (n))
+#define TC_ADDR_MOD_DST(n)  (TT_THCFG_ADDR_MOD_DST_SECn_DestIncr_WORD + (n))
+#define TC_ADDR_MOD_PACK(n) (TT_THCFG_ADDR_MOD_PACK_SECn_YsrcIncr_WORD + (n))
+#define TC_UNPACK_MISC      TT_THCFG_UNPACK_MISC_CFG_CfgContextOffset_0_WORD
+#define TC_ADDR_MOD_BIAS(n) (TT_THCFG_ADDR_MOD_BIAS_SECn_BiasIncr_WORD + (n))
 
 /* ------------------------------------------ hand-computed checks -- */
 

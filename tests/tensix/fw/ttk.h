@@ -83,6 +83,20 @@ static inline void cfg_wr(int word, uint32_t v)
     REG32(CFG_REG(word)) = v;
 }
 
+/*
+ * Configuration fields by their generated TT_CFG_<f>_* names
+ * (tt-tensix-config.h): the word of field @f, its mask, @v in its place
+ * (@v must fit), and the mask of the fields @f to @l of one word.
+ */
+#define CFG_WORD(f)         TT_CFG_##f##_WORD
+#define CFG_VAL(f, v)       ((uint32_t)(v) << TT_CFG_##f##_SHIFT)
+#define CFG_SPAN(f, l) \
+    ((uint32_t)((1ull << (TT_CFG_##l##_SHIFT + TT_CFG_##l##_WIDTH)) - \
+                (1ull << TT_CFG_##f##_SHIFT)))
+#define CFG_MASK(f)         CFG_SPAN(f, f)
+/* the word of @f written whole: @f = @v, every other field 0 */
+#define CFG_SET(f, v)       cfg_wr(CFG_WORD(f), CFG_VAL(f, v))
+
 /* GPR write, then a read back so the write lands before later pushes */
 static inline void gpr_wr(int n, uint32_t v)
 {
@@ -137,7 +151,10 @@ static inline void cfg_rmw(int word, uint32_t mask, uint32_t value)
     }
 }
 
-/* Address modifier n of this thread (ThreadConfig, section 12/28/47 + n) */
+/* @f = @v from the Tensix side, the rest of its word kept */
+#define CFG_RMW(f, v)       cfg_rmw(CFG_WORD(f), CFG_MASK(f), CFG_VAL(f, v))
+
+/* Address modifier n of this thread (ThreadConfig AB, DST and BIAS n) */
 static inline void addr_mod(int n, uint32_t ab, uint32_t dst)
 {
     tt_push(TT_SETC16(TC_ADDR_MOD_AB(n), ab));

@@ -18,25 +18,48 @@
 #define GPR_KT_DIM          38
 #define GPR_FACE_DIM_16x16  40
 
-/* Configuration words (tt-metal blackhole/cfg_defines.h *_ADDR32) */
-#define CFG_UNP0_ZW_REG_1       57  /* Zstride of SrcA output */
-#define CFG_UNP1_ZW_REG_1       59
-#define CFG_UNP0_ADD_DEST_ADDR  50
-#define CFG_SEC0_TILE_DESC      64  /* THCON_SEC0_REG0 TileDescriptor */
-#define CFG_SEC0_REG1_WORD3     71  /* Unp_LF8_4b_exp at bit 22 */
-#define CFG_SEC0_REG2           72  /* out format, throttle, haloize */
-#define CFG_SEC0_BASE           76  /* THCON_SEC0_REG3 Base(_cntx1)_address */
-#define CFG_SEC0_DEST_CNTX      84  /* THCON_SEC0_REG5 Dest_cntx0/1 */
-#define CFG_SEC0_TILE_X_DIM     86  /* THCON_SEC0_REG5 Tile_x_dim_cntx0/1 */
-#define CFG_SEC1_TILE_DESC      112
-#define CFG_SEC1_REG1_WORD3     119
-#define CFG_SEC1_REG2           120
-#define CFG_SEC1_BASE           124
-#define HALOIZE                 (1u << 8)
+/*
+ * Configuration words, named after their first field; a TileDescriptor
+ * (four words) holds format [3:0], uncompressed [4] and X [31:16], then
+ * Y [7:0] and Z [23:16] (UNPACR_Regular.md; not in tensix-config.yaml)
+ */
+#define CFG_SEC0_TILE_DESC  CFG_WORD(THCON_SEC0_REG0_TileDescriptor)
+#define CFG_SEC0_REG2       CFG_WORD(THCON_SEC0_REG2_Out_data_format)
+#define CFG_SEC0_BASE       CFG_WORD(THCON_SEC0_REG3_Base_address)
+#define CFG_SEC0_TILE_X_DIM CFG_WORD(THCON_SEC0_REG5_Tile_x_dim_cntx0)
+#define CFG_SEC1_TILE_DESC  CFG_WORD(THCON_SEC1_REG0_TileDescriptor)
+#define CFG_SEC1_BASE       CFG_WORD(THCON_SEC1_REG3_Base_address)
+/* unpacker 1's THCON_SEC1 words: unpacker 0's THCON_SEC0 ones, moved */
+#define CFG_SEC_STRIDE      (CFG_SEC1_TILE_DESC - CFG_SEC0_TILE_DESC)
+
+_Static_assert(CFG_SEC0_REG2 + CFG_SEC_STRIDE ==
+               CFG_WORD(THCON_SEC1_REG2_Out_data_format) &&
+               CFG_WORD(THCON_SEC0_REG2_Disable_zero_compress_cntx0) +
+               CFG_SEC_STRIDE ==
+               CFG_WORD(THCON_SEC1_REG2_Disable_zero_compress_cntx0),
+               "THCON_SEC1_REG2 is THCON_SEC0_REG2, moved");
 
 #define UNP_SYNC_CONTEXTS   2   /* double-buffered unpacker config */
 
 static uint32_t unp_ctx;        /* context the next tile is set up in */
+
+/*
+ * Unpacker @u's output format @fmt, throttle mode 2, zero compression
+ * off in all contexts
+ */
+static void unpack_out_config(int u, uint32_t fmt)
+{
+    uint32_t sec = u * CFG_SEC_STRIDE;
+
+    cfg_wr(CFG_SEC0_REG2 + sec,
+           CFG_VAL(THCON_SEC0_REG2_Out_data_format, fmt & 0xf) |
+           CFG_VAL(THCON_SEC0_REG2_Throttle_mode, 2));
+    cfg_wr(CFG_WORD(THCON_SEC0_REG2_Disable_zero_compress_cntx0) + sec,
+           CFG_SPAN(THCON_SEC0_REG2_Disable_zero_compress_cntx0,
+                    THCON_SEC0_REG2_Disable_zero_compress_cntx3) |
+           CFG_SPAN(THCON_SEC0_REG2_Disable_zero_compress_cntx4,
+                    THCON_SEC0_REG2_Disable_zero_compress_cntx7));
+}
 
 /*
  * _llk_unpack_hw_configure_ -> configure_unpack_AB: formats @f0/@o0 of
@@ -57,17 +80,22 @@ static void unpack_hw_configure(uint32_t f0, uint32_t o0, uint32_t f1,
     tt_push(TT_SETADCZW(ADC_UNP_A | ADC_UNP_B, 0, 0, 0, 0, 0xf));
 
     /* a face of output datums per Z step */
-    cfg_wr(CFG_UNP0_ZW_REG_1, 16 * 16 * datum_bytes(o0));
-    cfg_wr(CFG_UNP1_ZW_REG_1, 16 * 16 * datum_bytes(o1));
+    CFG_SET(UNP0_ADDR_CTRL_ZW_REG_1_Zstride, 16 * 16 * datum_bytes(o0));
+    CFG_SET(UNP1_ADDR_CTRL_ZW_REG_1_Zstride, 16 * 16 * datum_bytes(o1));
 
     tt_push(TT_ATGETM(0));
-    cfg_rmw(0, 0x7fff, 0);          /* no format overrides */
-    cfg_rmw(1, 0x7, 0);             /* no stochastic rounding */
-    cfg_rmw(1, 1u << 15, 0);        /* SrcAUnsigned */
-    cfg_rmw(1, 1u << 16, 0);        /* SrcBUnsigned */
-    cfg_rmw(2, 1, 0);               /* Zero_Flag_disabled_src */
-    cfg_rmw(CFG_SEC0_REG1_WORD3, 1u << 22, 0);  /* FP8 is e5m2 */
-    cfg_rmw(CFG_SEC1_REG1_WORD3, 1u << 22, 0);
+    /* no format overrides, no stochastic rounding */
+    cfg_rmw(CFG_WORD(ALU_FORMAT_SPEC_REG_SrcA_val),
+            CFG_SPAN(ALU_FORMAT_SPEC_REG_SrcA_val,
+                     ALU_FORMAT_SPEC_REG_Dstacc_override), 0);
+    cfg_rmw(CFG_WORD(ALU_ROUNDING_MODE_Fpu_srnd_en),
+            CFG_SPAN(ALU_ROUNDING_MODE_Fpu_srnd_en,
+                     ALU_ROUNDING_MODE_Packer_srnd_en), 0);
+    CFG_RMW(ALU_FORMAT_SPEC_REG0_SrcAUnsigned, 0);
+    CFG_RMW(ALU_FORMAT_SPEC_REG0_SrcBUnsigned, 0);
+    CFG_RMW(ALU_ACC_CTRL_Zero_Flag_disabled_src, 0);
+    CFG_RMW(THCON_SEC0_REG1_Unp_LF8_4b_exp, 0);     /* FP8 is e5m2 */
+    CFG_RMW(THCON_SEC1_REG1_Unp_LF8_4b_exp, 0);
     tt_push(TT_ATRELM(0));
 
     /*
@@ -78,18 +106,19 @@ static void unpack_hw_configure(uint32_t f0, uint32_t o0, uint32_t f1,
     cfg_wr(CFG_SEC0_TILE_DESC + 1, 1 | 4u << 16);
     cfg_wr(CFG_SEC1_TILE_DESC, (f1 & 0xf) | 1u << 4 | 256u << 16);
     cfg_wr(CFG_SEC1_TILE_DESC + 1, 1 | 4u << 16);
-    /* output format, throttle mode 2, zero compression off in all contexts */
-    cfg_wr(CFG_SEC0_REG2, (o0 & 0xf) | 2u << 4);
-    cfg_wr(CFG_SEC0_REG2 + 1, 0x000f000f);
-    cfg_wr(CFG_SEC1_REG2, (o1 & 0xf) | 2u << 4);
-    cfg_wr(CFG_SEC1_REG2 + 1, 0x000f000f);
+    unpack_out_config(0, o0);
+    unpack_out_config(1, o1);
 
     tt_push(TT_SETADCXX(ADC_UNP_A, 16 * 16 - 1, 0));
     tt_push(TT_SETADCXX(ADC_UNP_B, 16 * 16 - 1, 0));
 
     /* SrcA writes start 4 rows (64 datums) in; one face per context */
-    cfg_wr(CFG_SEC0_DEST_CNTX, 64 | 64u << 16);
-    cfg_wr(CFG_SEC0_TILE_X_DIM, 256 | 256u << 16);
+    cfg_wr(CFG_WORD(THCON_SEC0_REG5_Dest_cntx0_address),
+           CFG_VAL(THCON_SEC0_REG5_Dest_cntx0_address, 64) |
+           CFG_VAL(THCON_SEC0_REG5_Dest_cntx1_address, 64));
+    cfg_wr(CFG_SEC0_TILE_X_DIM,
+           CFG_VAL(THCON_SEC0_REG5_Tile_x_dim_cntx0, 256) |
+           CFG_VAL(THCON_SEC0_REG5_Tile_x_dim_cntx1, 256));
 
     for (int i = 0; i < 5; i++) {
         gpr_wr(GPR_FACE_DIM_16x16 + i, face_dims[i]);
@@ -97,8 +126,8 @@ static void unpack_hw_configure(uint32_t f0, uint32_t o0, uint32_t f1,
     gpr_sync(GPR_FACE_DIM_16x16 + 4);
 
     /* SRCA_SET: row from the address, bank base 0 */
-    tt_push(TT_SETC16(TC_SRCA_SET, 0x4));
-    cfg_wr(CFG_UNP0_ADD_DEST_ADDR, 1u << 8);
+    tt_push(TT_SETC16(TC_SRCA_SET, THCFG(SRCA_SET_SetOvrdWithAddr, 1)));
+    CFG_SET(UNP0_ADD_DEST_ADDR_CNTR_add_dest_addr_cntr, 1);
 
     unp_ctx = 0;
     tt_push(TT_SETC16(TC_UNPACK_MISC, 0));
@@ -115,7 +144,7 @@ static void unpack_a_init(void)
     uint32_t a = TT_UNPACR(0, 1, 1, 1, 1);
     uint32_t b_zero = TT_UNPACR_NOP(1, 1, 0, UNP_CLR_SRC);
 
-    cfg_rmw(CFG_SEC0_REG2, HALOIZE, 0);
+    CFG_RMW(THCON_SEC0_REG2_Haloize_mode, 0);
     tt_push(TT_SETADCXX(ADC_UNP_A, 16 * 16 - 1, 0));
     mop_program(4, 1, a, TT_NOP, TT_NOP, b_zero, TT_NOP, b_zero, b_zero);
 }
@@ -128,7 +157,7 @@ static void unpack_a_transpose_init(void)
 {
     uint32_t replay = TT_REPLAY(0, 2, 0, 0);
 
-    cfg_rmw(CFG_SEC0_REG2, HALOIZE, HALOIZE);
+    CFG_RMW(THCON_SEC0_REG2_Haloize_mode, 1);
     tt_push(TT_SETADCXX(ADC_UNP_A, 16 * 16 - 1, 0));
     tt_push(TT_REPLAY(0, 2, 0, 1));
     tt_push(TT_UNPACR_NOP(1, 1, 0, UNP_CLR_SRC));
@@ -143,7 +172,7 @@ static void unpack_ab_init(void)
     uint32_t a = TT_UNPACR(0, 1, 1, 1, 1);
     uint32_t b = TT_UNPACR(1, 1, 1, 1, 1);
 
-    cfg_rmw(CFG_SEC0_REG2, HALOIZE, 0);
+    CFG_RMW(THCON_SEC0_REG2_Haloize_mode, 0);
     tt_push(TT_SETADCXX(ADC_UNP_A | ADC_UNP_B, 16 * 16 - 1, 0));
     mop_program(2, 2, TT_NOP, TT_NOP, TT_NOP, a, b, b, b);
 }
@@ -155,9 +184,11 @@ static void unpack_ab_init(void)
  */
 static void unpack_matmul_init(uint32_t kt)
 {
-    static const uint8_t base[2] = { CFG_SEC0_BASE, CFG_SEC0_BASE + 1 };
+    static const uint8_t base[2] = {
+        CFG_SEC0_BASE, CFG_WORD(THCON_SEC0_REG3_Base_cntx1_address),
+    };
 
-    cfg_rmw(CFG_SEC0_REG2, HALOIZE, 0);
+    CFG_RMW(THCON_SEC0_REG2_Haloize_mode, 0);
     tt_push(TT_SETADCZW(ADC_UNP_A | ADC_UNP_B, 0, 0, 0, 0, 0xf));
     tt_push(TT_SETADCXX(ADC_UNP_A, 4 * 16 * 16 - 1, 0));
     tt_push(TT_SETADCXX(ADC_UNP_B, 4 * 16 * 16 - 1, 0));
@@ -192,7 +223,7 @@ static void unpack_reduce_init(int row)
 {
     uint32_t replay = TT_REPLAY(0, 2, 0, 0);
 
-    cfg_rmw(CFG_SEC0_REG2, HALOIZE, row ? HALOIZE : 0);
+    CFG_RMW(THCON_SEC0_REG2_Haloize_mode, row ? 1 : 0);
     tt_push(TT_SETADCXX(ADC_UNP_A, 16 * 16 - 1, 0));
     tt_push(TT_SETADCXX(ADC_UNP_B, 16 - 1, 0));
     tt_push(TT_REPLAY(0, 2, 0, 1));
@@ -212,16 +243,23 @@ static void unpack_reduce_init(int row)
 static void unpack_tilize_init(uint32_t out_fmt, uint32_t ct)
 {
     uint32_t row16 = ct * 32 * datum_bytes(out_fmt) / 16;
-    uint32_t reg2 = (out_fmt & 0xf) | 2u << 4 | 1u << 9 | row16 << 16;
+    uint32_t reg2 = CFG_VAL(THCON_SEC0_REG2_Out_data_format, out_fmt & 0xf) |
+                    CFG_VAL(THCON_SEC0_REG2_Throttle_mode, 2) |
+                    CFG_VAL(THCON_SEC0_REG2_Tileize_mode, 1) |
+                    CFG_VAL(THCON_SEC0_REG2_Shift_amount_cntx0, row16);
     uint32_t x_dim = 4 * 16 * 16;
 
-    cfg_rmw(CFG_SEC0_REG2, HALOIZE, 0);
+    CFG_RMW(THCON_SEC0_REG2_Haloize_mode, 0);
     tt_push(TT_SETADCXX(ADC_UNP_A, 16 * 16 - 1, 0));
     tt_push(TT_SETDMAREG(GPR_LO(GPR_TMP0), reg2 & 0xffff));
     tt_push(TT_SETDMAREG(GPR_HI(GPR_TMP0), reg2 >> 16));
     tt_push(TT_STALLWAIT(STALL_CFG, WAIT_THCON));
     tt_push(TT_WRCFG(GPR_TMP0, 0, CFG_SEC0_REG2));
-    cfg_rmw(CFG_SEC0_TILE_X_DIM, 0xffffffff, x_dim | x_dim << 16);
+    cfg_rmw(CFG_SEC0_TILE_X_DIM,
+            CFG_SPAN(THCON_SEC0_REG5_Tile_x_dim_cntx0,
+                     THCON_SEC0_REG5_Tile_x_dim_cntx1),
+            CFG_VAL(THCON_SEC0_REG5_Tile_x_dim_cntx0, x_dim) |
+            CFG_VAL(THCON_SEC0_REG5_Tile_x_dim_cntx1, x_dim));
     cfg_rmw(CFG_SEC0_TILE_DESC, 0xffff0000, x_dim << 16);
     cfg_rmw(CFG_SEC0_TILE_DESC + 1, 0xffff0000, 1u << 16);  /* Z = 1 */
     tt_push(TT_SETADCXX(ADC_UNP_A, x_dim - 1, 0));
@@ -265,7 +303,9 @@ static void unpack_tile(uint32_t addr0, uint32_t addr1, int use1,
     }
     tt_push(TT_SEMGET(SEM_BIT(SEM_UNPACK_SYNC)));
     unp_ctx ^= 1;
-    tt_push(TT_SETC16(TC_UNPACK_MISC, unp_ctx ? 0x0101 : 0));
+    tt_push(TT_SETC16(TC_UNPACK_MISC,
+                      THCFG(UNPACK_MISC_CFG_CfgContextOffset_0, unp_ctx) |
+                      THCFG(UNPACK_MISC_CFG_CfgContextOffset_1, unp_ctx)));
 }
 
 uint32_t ttk_unpack(const TTKParams *p)

@@ -1,0 +1,125 @@
+/*
+ * What every host program and test of the libttsim C ABI shares: the
+ * library loaded the way tt-umd loads it (dlopen() by path, every
+ * libttsim_* function through dlsym()), the start-up call sequence, BAR0
+ * reads and writes, the 2 MiB TLB windows, and TAP output.
+ *
+ * Host view: ../shared/specs/libttsim-abi.md 3 (symbols), 5 (BARs) and 7
+ * (call sequence); host-pcie-and-arc.md 7 (TLB windows); tt-umd
+ * device/tt_device/tt_sim_tt_device.cpp and
+ * device/pcie/tt_sim_tlb_handle.cpp.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef TT_HOST_H
+#define TT_HOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "libttsim/libttsim.h"
+
+/* PCI function 1e52:b140, as config space dword 0 reads it */
+#define TT_HOST_BH_ID           0xb1401e52u
+
+/* BAR0: 2 MiB windows, their 12-byte configuration registers */
+#define TT_HOST_WIN_SHIFT       21
+#define TT_HOST_WIN_SIZE        (1u << TT_HOST_WIN_SHIFT)
+#define TT_HOST_TLB_CFG         0x1fc00000u
+
+/* One loaded libttsim library */
+typedef struct TTHostLib {
+    const char *path;
+    void *handle;
+    void (*init)(void);
+    void (*exit)(void);
+    void (*set_dma)(libttsim_dma_rd_fn rd, libttsim_dma_wr_fn wr);
+    uint32_t (*cfg_rd)(uint32_t bdf, uint32_t offset);
+    void (*mem_rd)(uint64_t paddr, void *dst, uint32_t size);
+    void (*mem_wr)(uint64_t paddr, const void *src, uint32_t size);
+    void (*tile_rd)(uint32_t x, uint32_t y, uint64_t addr, void *dst,
+                    uint32_t size);
+    void (*tile_wr)(uint32_t x, uint32_t y, uint64_t addr, const void *src,
+                    uint32_t size);
+    void (*clock)(uint32_t n);
+    /* Not resolved by tt-umd: NULL when the library lacks it */
+    void (*cfg_wr)(uint32_t bdf, uint32_t offset, uint32_t data);
+    /*
+     * BAR0's base: ttsim's fixed LIBTTSIM_BAR0_BASE until tt_host_start()
+     * reads it from configuration space
+     */
+    uint64_t bar0;
+} TTHostLib;
+
+/*
+ * dlopen() @path and resolve the nine libttsim_* functions tt-umd
+ * resolves, and libttsim_pci_config_wr32 if present, into @lib.  With
+ * @copy, the library is loaded from a sealed anonymous copy, as
+ * tt-umd's copy_sim_binary does: a second copy of the same library then
+ * keeps its own state, and the library cannot know its own path.  Each
+ * problem is printed to @log as one line starting with @prefix, naming
+ * the library and the missing symbol.  Returns the number of required
+ * functions missing (0: all there), or -1 if the library cannot be
+ * loaded at all.
+ */
+int tt_host_lib_open(TTHostLib *lib, const char *path, bool copy,
+                     FILE *log, const char *prefix);
+
+/*
+ * libttsim-abi.md 7, steps 2-5: the DMA callbacks @rd and @wr, init, the
+ * PCI id (returned) and BAR0's base (into lib->bar0).
+ */
+uint32_t tt_host_start(TTHostLib *lib, libttsim_dma_rd_fn rd,
+                       libttsim_dma_wr_fn wr);
+
+/* The base of the 64-bit memory BAR at configuration offset @reg */
+uint64_t tt_host_bar_base(const TTHostLib *lib, uint32_t reg);
+
+/*
+ * DMA callbacks for programs that expect no device-to-host DMA: reads
+ * return zeros; tt_host_dma_calls() counts both, to fail on them.
+ */
+void tt_host_no_dma_rd(uint64_t paddr, void *dst, uint32_t size);
+void tt_host_no_dma_wr(uint64_t paddr, const void *src, uint32_t size);
+unsigned tt_host_dma_calls(void);
+
+void tt_host_wr32(const TTHostLib *lib, uint64_t paddr, uint32_t v);
+uint32_t tt_host_rd32(const TTHostLib *lib, uint64_t paddr);
+
+/* A TLB target: unicast to (x1, y1), or the rectangle by multicast */
+typedef struct TTHostTarget {
+    uint8_t x0, y0, x1, y1;
+    bool mcast;
+} TTHostTarget;
+
+/*
+ * Point 2 MiB window @n at @addr of @t (host-pcie-and-arc.md 7.2).
+ * Returns the BAR address of @addr.
+ */
+uint64_t tt_host_tlb_set(const TTHostLib *lib, unsigned n,
+                         const TTHostTarget *t, uint64_t addr);
+
+/* The same, unicast to tile (@x, @y) */
+uint64_t tt_host_tlb_unicast(const TTHostLib *lib, unsigned n, unsigned x,
+                             unsigned y, uint64_t addr);
+
+/* The BAR address of @addr through window @n, as last programmed */
+uint64_t tt_host_win(const TTHostLib *lib, unsigned n, uint64_t addr);
+
+/* CLOCK_MONOTONIC in seconds */
+double tt_host_now(void);
+
+/*
+ * TAP: one "ok N - ..." or "not ok N - ..." line per check (returns
+ * @cond), "# ..." diagnostics, and the plan "1..N" printed at the end by
+ * tt_done(), which returns the exit status; tt_status() returns it
+ * without a plan.
+ */
+bool tt_ok(bool cond, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void tt_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int tt_done(void);
+int tt_status(void);
+
+#endif

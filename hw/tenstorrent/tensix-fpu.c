@@ -241,20 +241,9 @@ static int32_t tt_int8_slice(uint32_t cell, bool is_a, unsigned phase)
  * Matrix multiplication, Dst[r][c] += sum_k SrcB[r][k] * SrcA[k][c]: per
  * output the sixteen products are summed as two groups of eight, each in
  * units of its largest product's last bit (every product rounded half up
- * to them), and the two sums are then added to Dst.  The groups are
- * computed for all sixteen columns at once on vectors of 16 lanes.
+ * to them), and the two sums are then added to Dst.  The vector code of
+ * tensix-fpu-vec.c.inc computes a row's sixteen columns at once.
  */
-typedef int32_t TTVec __attribute__((vector_size(32)));   /* 8 columns */
-
-/* SrcA's 16 x 16 operand, per k and half of the columns */
-typedef struct TTDotA {
-    TTVec e, m, s, z;           /* exponent, slice, sign, zero (-1) */
-} TTDotA;
-
-/* SrcB's row, per k */
-typedef struct TTDotB {
-    int32_t e[16], m[16], s[16], z[16];
-} TTDotB;
 
 /* What MVMUL needs of the instruction, for the vector code */
 typedef struct TTDotOp {
@@ -264,281 +253,97 @@ typedef struct TTDotOp {
     bool dst32, e8;
 } TTDotOp;
 
-static inline TTVec tt_vmax(TTVec a, TTVec b)
-{
-    TTVec gt = a > b;
+/* A zero operand's exponent in the vector code: far below any product */
+#define TT_DOT_ZERO_E   (-1024)
 
-    return (a & gt) | (b & ~gt);
-}
+typedef enum { TT_ELWADD, TT_ELWSUB, TT_ELWMUL } TTElwOp;
 
-/* Eight cells as v19 values, their fields and fidelity slices */
-static inline __attribute__((always_inline))
-void tt_dot_fields(const uint32_t *cell, const TTDotOp *op, bool is_a,
-                   TTVec *e, TTVec *m, TTVec *s, TTVec *z)
-{
-    TTVec v, sig;
+/* What ELWADD/ELWSUB/ELWMUL need, for the vector code */
+typedef struct TTElwCfg {
+    TTDotOp d;
+    TTElwOp kind;
+    unsigned bcast;
+    bool add_dst, flush;
+} TTElwCfg;
 
-    memcpy(&v, cell, sizeof(v));
-    v = (TTVec)((uint32_t)op->keep & (__typeof__(v))v);
-    v = (TTVec)((__attribute__((vector_size(32))) uint32_t)v >> 13);
-    *e = v >> 10 & 0xff;
-    *s = v >> 18 & 1;
-    *z = (v & 0x3ffff) < 0x400;
-    sig = 0x400 | (v & 0x3ff);
-    if (is_a) {
-        *m = op->phase & 1 ? (sig >> 1) & 31 : sig >> 6;
-    } else {
-        *m = op->phase & 2 ? (sig & 15) << 3 : sig >> 4;
-    }
-}
-
-static inline __attribute__((always_inline))
-void tt_dot_prep_a(const uint32_t (*rows)[TT_ROW_DATUMS], const TTDotOp *op,
-                   TTDotA a[2][16])
-{
-    for (unsigned k = 0; k < 16; k++) {
-        for (unsigned h = 0; h < 2; h++) {
-            tt_dot_fields(&rows[k][8 * h], op, true, &a[h][k].e, &a[h][k].m,
-                          &a[h][k].s, &a[h][k].z);
-        }
-    }
-}
-
-static inline __attribute__((always_inline))
-void tt_dot_prep_b(const uint32_t *row, const TTDotOp *op, TTDotB *b)
-{
-    for (unsigned h = 0; h < 2; h++) {
-        TTVec e, m, s, z;
-
-        tt_dot_fields(&row[8 * h], op, false, &e, &m, &s, &z);
-        e += op->expadj;
-        memcpy(&b->e[8 * h], &e, sizeof(e));
-        memcpy(&b->m[8 * h], &m, sizeof(m));
-        memcpy(&b->s[8 * h], &s, sizeof(s));
-        memcpy(&b->z[8 * h], &z, sizeof(z));
-    }
-}
-
-/* A product's exponent, or the zero term's */
-static inline TTVec tt_dot_exp(const TTDotA *a, const TTDotB *b, int k,
-                               int zexp)
-{
-    TTVec z = a[k].z | b->z[k];
-
-    return ((a[k].e + b->e[k]) & ~z) | (zexp & z);
-}
-
-/* One group of eight products for eight columns: its exponent and sum */
-static inline __attribute__((always_inline))
-void tt_dot_group(const TTDotA *a, const TTDotB *b, int k0, int zexp,
-                  TTVec *ge, TTVec *gs)
-{
-    TTVec emax = tt_dot_exp(a, b, k0, zexp), sum = { 0 }, ok;
-
-    for (int k = k0 + 1; k < k0 + 8; k++) {
-        emax = tt_vmax(emax, tt_dot_exp(a, b, k, zexp));
-    }
-    for (int k = k0; k < k0 + 8; k++) {
-        TTVec d = emax - tt_dot_exp(a, b, k, zexp);
-        TTVec m = (a[k].m * b->m[k]) & ~(a[k].z | b->z[k]);
-        TTVec s = a[k].s ^ b->s[k], v;
-
-        d = (d & (d <= 30)) | (30 & (d > 30));
-        v = ((m << 1) + (1 << d)) >> (d + 1);
-        sum += (v ^ -s) + s;
-    }
-    ok = emax > 0;              /* a group at exponent <= 0 is dropped */
-    *ge = emax & ok;
-    *gs = sum & ok;
-}
-
-typedef uint32_t TTUVec __attribute__((vector_size(32)));
-
-static inline TTVec tt_vsel(TTVec mask, TTVec a, TTVec b)
-{
-    return (a & mask) | (b & ~mask);
-}
-
-/* Align an addend @dd places right, rounding half up (and -1 if @s) */
-static inline TTVec tt_valign(TTVec m, TTVec s, TTVec dd)
-{
-    TTVec sh = tt_vsel(dd > 30, (TTVec){} + 30, dd);
-    TTVec half = (TTVec)((TTUVec){ 1, 1, 1, 1, 1, 1, 1, 1 } <<
-                         (TTUVec)tt_vsel(sh > 0, sh - 1, (TTVec){}));
-    TTVec r = (TTVec)((TTUVec)(m + half - s) >> (TTUVec)sh);
-
-    return tt_vsel(dd > 30, (TTVec){}, tt_vsel(dd > 0, r, m));
-}
-
-/* Position of the most significant set bit of @x > 0 */
-static inline TTVec tt_vmsb(TTVec x)
-{
-    typedef float TTFVec __attribute__((vector_size(32)));
-    TTFVec f = __builtin_convertvector(x, TTFVec);
-    TTVec e = (((TTVec)f >> 23) & 0xff) - 127;
-
-    e = tt_vsel(e < 0, (TTVec){}, e);
-    /* the conversion may have rounded up to the next power of two */
-    return e - (TTVec)((TTUVec){ 1, 1, 1, 1, 1, 1, 1, 1 } << (TTUVec)e >
-                       (TTUVec)x);
-}
-
-/*
- * The accumulator, on eight lanes: add two terms (exponent, signed sum of
- * products in units of the exponent's last bit) to the Dst values @d
- * (FP32 order; FP16 values keep their five exponent bits low) and
- * normalise.  Each addend is aligned to the largest exponent with one
- * rounding (half up; a negative term's half is one less), 16-bit Dst
- * first rounds each addend to 2^13, the sum rounds half up; overflow
- * gives the exponent-255 pattern (FP16: the largest value), underflow
- * and exact cancellation +0.
- */
-static inline __attribute__((always_inline))
-TTVec tt_vacc(TTVec d, const TTVec *g, bool dst32, bool e8)
-{
-    TTVec sign = (TTVec)((TTUVec)d >> 31), ed = d >> 23 & 0xff;
-    TTVec md = (0x800000 | (d & 0x7fffff)) & (ed != 0);
-    TTVec s0 = (TTVec)((TTUVec)g[1] >> 31), s1 = (TTVec)((TTUVec)g[3] >> 31);
-    TTVec m0 = tt_vsel(g[1] < 0, -g[1], g[1]) << 13;
-    TTVec m1 = tt_vsel(g[3] < 0, -g[3], g[3]) << 13;
-    TTVec e = tt_vmax(ed, tt_vmax(g[0], g[2])), lz, sh, acc, neg, res;
-    int drop = dst32 ? 0 : e8 ? 16 : 13;
-
-    m0 = tt_valign(m0, s0, e - g[0]);
-    m1 = tt_valign(m1, s1, e - g[2]);
-    md = tt_valign(md, (TTVec){}, e - ed);
-    if (!dst32) {
-        m0 = (m0 + 0x1000 - s0) & ~0x1fff;
-        m1 = (m1 + 0x1000 - s1) & ~0x1fff;
-        md = (md + 0x1000) & ~0x1fff;
-    }
-    acc = md + tt_vsel(s0 == sign, m0, -m0) + tt_vsel(s1 == sign, m1, -m1);
-    neg = acc < 0;
-    acc = tt_vsel(neg, -acc, acc);
-    sign ^= neg & 1;
-    lz = 23 - tt_vmsb(tt_vsel(acc == 0, (TTVec){} + 1, acc));
-    res = (e <= 0) | (acc == 0);
-    e -= lz;
-    sh = lz - drop;
-    acc = tt_vsel(sh < 0,
-                  (TTVec)((TTUVec)(acc + tt_vsel(sh < 0, (TTVec){ 1, 1, 1, 1,
-                                                  1, 1, 1, 1 } <<
-                                                 tt_vsel(sh < -1, -sh - 1,
-                                                         (TTVec){}),
-                                                 (TTVec){})) >>
-                          (TTUVec)tt_vsel(sh < 0, -sh, (TTVec){})),
-                  acc << tt_vsel(sh > 0, sh, (TTVec){}));
-    acc <<= drop;
-    e -= (acc & 0x1000000) != 0;
-    res |= e <= 0;
-    sign <<= 31;
-    if (dst32 || e8) {
-        return tt_vsel(res, (TTVec){}, tt_vsel(e >= 255, sign | 0x7f800000,
-                                               sign | e << 23 |
-                                               (acc & 0x7fffff)));
-    }
-    return tt_vsel(res, (TTVec){}, tt_vsel(e >= 32,
-                                           sign | 31 << 23 | 0x3ff << 13,
-                                           sign | e << 23 |
-                                           (acc & 0x7fffff)));
-}
-
-/* Dst's row @row, columns 8h..8h+7, in FP32 order (Dst.md decoders) */
-static inline TTVec tt_vdst_read(TTTensix *t, unsigned row, unsigned h,
-                                 bool dst32, bool e8)
-{
-    unsigned a = dst32 ? tt_dst_adj32(row) : row;
-    TTVec hi, lo = {}, x;
-
-    if (!t->dst_valid[a]) {
-        return (TTVec){};
-    }
-    for (int i = 0; i < 8; i++) {
-        hi[i] = t->dst[a][8 * h + i];
-        if (dst32) {
-            lo[i] = t->dst[a + 8][8 * h + i];
-        }
-    }
-    if (dst32 || e8) {
-        x = (hi & 0x8000) | (hi & 0xff) << 7 | (hi >> 8 & 0x7f);
-        return x << 16 | lo;
-    }
-    x = (hi & 0x8000) | (hi & 0x1f) << 10 | (hi >> 5 & 0x3ff);
-    return (x & 0x8000) << 16 | (x & 0x7fff) << 13;
-}
-
-static inline void tt_vdst_write(TTTensix *t, unsigned row, unsigned h,
-                                 bool dst32, bool e8, TTVec v)
-{
-    unsigned a = dst32 ? tt_dst_adj32(row) : row;
-    TTVec x = (TTVec)((TTUVec)v >> 16), enc;
-
-    if (dst32 || e8) {
-        enc = (x & 0x8000) | (x & 0x7f) << 8 | (x >> 7 & 0xff);
-    } else {
-        x = (TTVec)(((TTUVec)v & 0x80000000) >> 16 |
-                    ((TTUVec)v & 0x0fffe000) >> 13);
-        enc = (x & 0x8000) | (x & 0x3ff) << 5 | (x >> 10 & 0x1f);
-    }
-    for (int i = 0; i < 8; i++) {
-        t->dst[a][8 * h + i] = enc[i];
-        if (dst32) {
-            t->dst[a + 8][8 * h + i] = v[i];
-        }
-    }
-}
-
-/*
- * MVMUL's float datapath on @n Dst rows from @drow (every other one with
- * @bcast, which also reads SrcB row 0 for all): the group sums of each
- * row, then their addition to Dst.
- */
-static inline __attribute__((always_inline))
-void tt_dot_body(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
-                 const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
-                 unsigned n, bool bcast, const TTDotOp *op)
-{
-    TTDotA pa[2][16];
-    TTDotB pb;
-    TTVec g[4];
-
-    tt_dot_prep_a(a, op, pa);
-    for (unsigned r = 0; r < n; r += bcast ? 2 : 1) {
-        tt_dot_prep_b(b[bcast ? 0 : r], op, &pb);
-        for (int h = 0; h < 2; h++) {
-            tt_dot_group(pa[h], &pb, 0, op->zexp, &g[0], &g[1]);
-            tt_dot_group(pa[h], &pb, 8, op->zexp, &g[2], &g[3]);
-            tt_vdst_write(t, drow + r, h, op->dst32, op->e8,
-                          tt_vacc(tt_vdst_read(t, drow + r, h, op->dst32,
-                                               op->e8),
-                                  g, op->dst32, op->e8));
-        }
-    }
-}
+/* Eight lanes: any host; built again below for AVX2 */
+#define TT_VL 8
+#define TT_V(name) glue(name, 8)
+#define TT_VTARGET
+#include "tensix-fpu-vec.c.inc"
 
 static void tt_dot_generic(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
                            const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
                            unsigned n, bool bcast, const TTDotOp *op)
 {
-    tt_dot_body(t, a, b, drow, n, bcast, op);
+    tt_dot_body8(t, a, b, drow, n, bcast, op);
 }
 
-#ifdef CONFIG_AVX2_OPT
-#include "host/cpuinfo.h"
+static void tt_velw_generic(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+                            const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
+                            const TTElwCfg *e)
+{
+    tt_velw_body8(t, a, b, drow, e);
+}
 
+#if defined(CONFIG_AVX2_OPT) || defined(CONFIG_AVX512BW_OPT)
+#include "host/cpuinfo.h"
+#endif
+
+#ifdef CONFIG_AVX2_OPT
 static void __attribute__((target("avx2")))
 tt_dot_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
             const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow, unsigned n,
             bool bcast, const TTDotOp *op)
 {
-    tt_dot_body(t, a, b, drow, n, bcast, op);
+    tt_dot_body8(t, a, b, drow, n, bcast, op);
 }
+
+static void __attribute__((target("avx2")))
+tt_velw_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+             const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
+             const TTElwCfg *e)
+{
+    tt_velw_body8(t, a, b, drow, e);
+}
+#endif
+
+/* Sixteen lanes, a whole row per vector, on AVX-512 hosts */
+#ifdef CONFIG_AVX512BW_OPT
+#define TT_VL 16
+#define TT_V(name) glue(name, 16)
+#define TT_VTARGET __attribute__((target("avx512f,avx512bw")))
+#include "tensix-fpu-vec.c.inc"
+
+static void __attribute__((target("avx512f,avx512bw")))
+tt_dot_avx512(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+              const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow, unsigned n,
+              bool bcast, const TTDotOp *op)
+{
+    tt_dot_body16(t, a, b, drow, n, bcast, op);
+}
+
+static void __attribute__((target("avx512f,avx512bw")))
+tt_velw_avx512(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+               const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
+               const TTElwCfg *e)
+{
+    tt_velw_body16(t, a, b, drow, e);
+}
+
+#define TT_CPU_AVX512   (CPUINFO_AVX512F | CPUINFO_AVX512BW)
 #endif
 
 static void tt_dot(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
                    const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
                    unsigned n, bool bcast, const TTDotOp *op)
 {
+#ifdef CONFIG_AVX512BW_OPT
+    if ((cpuinfo & TT_CPU_AVX512) == TT_CPU_AVX512) {
+        tt_dot_avx512(t, a, b, drow, n, bcast, op);
+        return;
+    }
+#endif
 #ifdef CONFIG_AVX2_OPT
     if (cpuinfo & CPUINFO_AVX2) {
         tt_dot_avx2(t, a, b, drow, n, bcast, op);
@@ -546,6 +351,25 @@ static void tt_dot(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
     }
 #endif
     tt_dot_generic(t, a, b, drow, n, bcast, op);
+}
+
+static void tt_velw(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+                    const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
+                    const TTElwCfg *e)
+{
+#ifdef CONFIG_AVX512BW_OPT
+    if ((cpuinfo & TT_CPU_AVX512) == TT_CPU_AVX512) {
+        tt_velw_avx512(t, a, b, drow, e);
+        return;
+    }
+#endif
+#ifdef CONFIG_AVX2_OPT
+    if (cpuinfo & CPUINFO_AVX2) {
+        tt_velw_avx2(t, a, b, drow, e);
+        return;
+    }
+#endif
+    tt_velw_generic(t, a, b, drow, e);
 }
 
 /* The integer datapath: exact sums of fidelity-sliced products */
@@ -671,136 +495,6 @@ static uint32_t tt_elw_b(TTFpuOp *op, unsigned bcast, unsigned r,
     return op->b[op->rb + (bcast & 2 ? 0 : r)][bcast & 1 ? 0 : c];
 }
 
-typedef enum { TT_ELWADD, TT_ELWSUB, TT_ELWMUL } TTElwOp;
-
-/* What ELWADD/ELWSUB/ELWMUL need, for the vector code */
-typedef struct TTElwCfg {
-    TTDotOp d;
-    TTElwOp kind;
-    unsigned bcast;
-    bool add_dst, flush;
-} TTElwCfg;
-
-/* Eight cells as v19 values */
-static inline TTVec tt_vprep(TTVec v, uint32_t keep)
-{
-    return (TTVec)(((TTUVec)v & keep) >> 13);
-}
-
-/* One element-wise product term per lane: exponent, signed slices */
-static inline __attribute__((always_inline))
-void tt_velwmul(const TTElwCfg *e, TTVec a, TTVec b, TTVec *ge, TTVec *gs)
-{
-    const TTDotOp *o = &e->d;
-    TTVec ea = a >> 10 & 0xff, eb = b >> 10 & 0xff, sa, sb, m, s, ok;
-    TTVec ma = 0x400 | (a & 0x3ff), mb = 0x400 | (b & 0x3ff);
-
-    sa = o->phase & 1 ? (ma >> 1) & 31 : ma >> 6;
-    sb = o->phase & 2 ? (mb & 15) << 3 : mb >> 4;
-    m = sa * sb;
-    s = (a ^ b) >> 18 & 1;
-    *ge = ea + eb + o->expadj;
-    ok = ((a & 0x3ffff) >= 0x400) & (*ge > 0);
-    if (e->flush) {
-        ok &= (b & 0x3ffff) >= 0x400;
-    }
-    *gs = ((m ^ -s) + s) & ok;
-    *ge = tt_vsel(ok, *ge, (TTVec){} + o->zexp);
-}
-
-/*
- * One element-wise sum term per lane: the smaller magnitude rounded half
- * up to the larger one's 11-bit grid, the larger one's sign and exponent.
- */
-static inline __attribute__((always_inline))
-void tt_velwadd(const TTElwCfg *e, TTVec a, TTVec b, TTVec *ge, TTVec *gs)
-{
-    TTVec swap, ma, mb, ex, eb, dd, m, s;
-
-    a &= (a & 0x3ffff) >= 0x400;
-    if (e->flush) {
-        b &= (b & 0x3ffff) >= 0x400;
-    }
-    swap = (a & 0x3ffff) < (b & 0x3ffff);
-    m = tt_vsel(swap, b, a);
-    b = tt_vsel(swap, a, b);
-    a = m;
-    ma = (0x400 | (a & 0x3ff)) & (a != 0);
-    mb = (0x400 | (b & 0x3ff)) & (b != 0);
-    ex = a >> 10 & 0xff;
-    eb = b >> 10 & 0xff;
-    dd = ex - eb;
-    mb = tt_vsel(dd > 0,
-                 (TTVec)((TTUVec)(mb + (TTVec)(((TTUVec){} + 1) <<
-                                               (TTUVec)tt_vsel(dd > 0, dd - 1,
-                                                               (TTVec){}))) >>
-                         (TTUVec)tt_vsel(dd < 12, dd, (TTVec){})) &
-                 (dd < 12), mb);
-    m = tt_vsel(((a ^ b) >> 18 & 1) != 0, ma - mb, ma + mb);
-    if (e->d.dst32 && !e->d.e8) {
-        ex = tt_vsel(ex != 0, ex + 112, (TTVec){} + 97);   /* FP16 to FP32 */
-    }
-    s = a >> 18 & 1;
-    /* ELWADD.md: a nonzero fidelity phase divides by 32 and/or 128 */
-    *ge = ex - (e->d.phase & 1 ? 5 : 0) - (e->d.phase & 2 ? 7 : 0);
-    *gs = (m ^ -s) + s;
-}
-
-static inline __attribute__((always_inline))
-void tt_velw_body(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
-                  const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
-                  const TTElwCfg *e)
-{
-    TTVec g[4] = { {}, {}, {}, {} };
-
-    for (unsigned r = 0; r < 8; r++) {
-        const uint32_t *brow = b[e->bcast & 2 ? 0 : r];
-
-        for (unsigned h = 0; h < 2; h++) {
-            TTVec av, bv, d = {};
-
-            memcpy(&av, &a[r][8 * h], sizeof(av));
-            if (e->bcast & 1) {
-                bv = (TTVec){} + (int32_t)brow[0];
-            } else {
-                memcpy(&bv, &brow[8 * h], sizeof(bv));
-            }
-            if (e->kind == TT_ELWSUB) {
-                bv ^= INT32_MIN;
-            }
-            av = tt_vprep(av, e->d.keep);
-            bv = tt_vprep(bv, e->d.keep);
-            if (e->kind == TT_ELWMUL) {
-                tt_velwmul(e, av, bv, &g[0], &g[1]);
-            } else {
-                tt_velwadd(e, av, bv, &g[0], &g[1]);
-            }
-            if (e->add_dst) {
-                d = tt_vdst_read(t, drow + r, h, e->d.dst32, e->d.e8);
-            }
-            tt_vdst_write(t, drow + r, h, e->d.dst32, e->d.e8,
-                          tt_vacc(d, g, e->d.dst32, e->d.e8));
-        }
-    }
-}
-
-static void tt_velw_generic(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
-                            const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
-                            const TTElwCfg *e)
-{
-    tt_velw_body(t, a, b, drow, e);
-}
-
-#ifdef CONFIG_AVX2_OPT
-static void __attribute__((target("avx2")))
-tt_velw_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
-             const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
-             const TTElwCfg *e)
-{
-    tt_velw_body(t, a, b, drow, e);
-}
-#endif
-
 /* The integer datapath of ELW* (ELWADD.md, ELWMUL.md with INT8) */
 static void tt_elw_int(TTTensix *t, TTFpuOp *op, TTElwCfg *e)
 {
@@ -849,12 +543,8 @@ static bool tt_elw(TTTensix *t, int thread, uint32_t w, TTElwOp kind)
     };
     if (op.int8) {
         tt_elw_int(t, &op, &e);
-#ifdef CONFIG_AVX2_OPT
-    } else if (cpuinfo & CPUINFO_AVX2) {
-        tt_velw_avx2(t, &op.a[op.ra], &op.b[op.rb], op.drow, &e);
-#endif
     } else {
-        tt_velw_generic(t, &op.a[op.ra], &op.b[op.rb], op.drow, &e);
+        tt_velw(t, &op.a[op.ra], &op.b[op.rb], op.drow, &e);
     }
     tt_fpu_rows_valid(t, &op, op.drow, 8);
     return tt_fpu_done(t, thread, tt_elwadd_addr_mode(w),

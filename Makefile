@@ -3,9 +3,10 @@
 # files (symlinks) and applies patches/qemu/*.patch.
 #
 #   make            build qemu-system-riscv32, the qtests, test firmware,
-#                   libttsim.so, tt-host-run, and tt-kernel-run with its
-#                   Tensix kernel firmware
-#   make demo       boot the full P150 with the demo firmware and verify it
+#                   libttsim.so, tt-host-run, and tt-kernel-run and
+#                   tt-matmul-demo with their Tensix kernel firmware
+#   make demo       a 1024x1024x1024 BF16 matmul on all 140 Tensix tiles of
+#                   a P150, checked on the host
 #   make check      run every test
 #   make bench      run the benchmarks in bench/
 
@@ -18,7 +19,7 @@ FW = $(BUILD)/firmware
 TT_QTESTS := $(shell sed -n '/^tt_qtests = \[/,/^]/p' \
                tests/qtest/tenstorrent/meson.build | grep -o "tt-[a-z0-9-]*-test")
 
-all: qemu firmware libttsim host-run kernel-run
+all: qemu firmware libttsim host-run kernel-run matmul-demo
 
 deps:
 	@./scripts/install-deps.sh
@@ -63,12 +64,22 @@ $(BUILD)/tt-kernel-run: tools/tt-kernel-run.c tools/tt-ref.c tools/tt-ref.h \
 tensix-fw:
 	@$(MAKE) -s -C tests/tensix/fw O=$(abspath $(BUILD))/tensix-fw
 
-firmware: $(BUILD)/tt-demo-checksum
-	@$(MAKE) -s -C tests/firmware O=$(abspath $(FW))
+# tt-matmul-demo: the same firmware on every Tensix tile, operands
+# streamed from GDDR by NCRISC, C written back by BRISC; checked against
+# tools/tt-ref.c and an FP64 product (tests/tensix/matmul-demo-test.sh)
+matmul-demo: $(BUILD)/tt-matmul-demo tensix-fw
 
-$(BUILD)/tt-demo-checksum: tools/tt-demo-checksum.c
+$(BUILD)/tt-matmul-demo: tools/tt-matmul-demo.c tools/tt-matmul-check.c \
+                         tools/tt-matmul-check.h tools/tt-ref.c \
+                         tools/tt-ref.h $(TT_HOST) \
+                         tests/tensix/fw/kernel-params.h
 	@mkdir -p $(BUILD)
-	$(CC) -O2 -Wall -o $@ $<
+	$(CC) -O2 -Wall -Itools -Itests/tensix/fw -o $@ tools/tt-matmul-demo.c \
+	    tools/tt-matmul-check.c tools/tt-ref.c tools/tt-host.c -ldl -lm \
+	    -lpthread
+
+firmware:
+	@$(MAKE) -s -C tests/firmware O=$(abspath $(FW))
 
 # the vfio-user client QEMU of the guest Linux test (tests/guest/)
 X86_BUILD = $(BUILD)/qemu-x86
@@ -82,9 +93,9 @@ x86-client: $(X86_BUILD)/build.ninja
 check: deps all x86-client
 	@tests/run-tests.sh $(BUILD)
 
-demo: deps all
-	@python3 scripts/demo.py --qemu $(QEMU) --firmware $(FW)/demo \
-	    --checker $(BUILD)/tt-demo-checksum
+demo: deps qemu libttsim matmul-demo
+	@TT_EMU_QEMU=$(QEMU) TT_EMU_ARGS="-M blackhole,board=p150" \
+	    $(BUILD)/tt-matmul-demo --lib $(BUILD)/libttsim/libttsim.so
 
 bench: deps all $(BUILD)/tt-bench-ref
 	@bench/run.sh $(BUILD)
@@ -97,4 +108,4 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps qemu firmware check demo bench clean x86-client libttsim \
-        host-run bench-fw kernel-run tensix-fw
+        host-run bench-fw kernel-run tensix-fw matmul-demo

@@ -6,7 +6,9 @@
 # TTSIM_LIB=/path/to/libttsim.so (a ttsim the user built), on ttsim through
 # the libttsim ABI, and prints workload, ours, ttsim, ratio.  host-bench.sh
 # then measures both libraries from a C host program (tools/tt-host-run:
-# start-up, firmware upload, BAR0 bandwidth and latency, W1), gdb-bench.py
+# start-up, firmware upload, BAR0 bandwidth and latency, W1), tensix-bench.py
+# the Tensix matrix datapath (tile matmuls and eltwise tiles on one tile and
+# on 140, the same kernels on ttsim), gdb-bench.py
 # times gdb-multiarch on a full P150 (attach, info threads, slowdown), and last
 # comes the NOC benchmark of one tile (tests/firmware/bench-noc.c).
 set -eu
@@ -15,6 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 python3 "$here/ttbench.py" --build "$B" ${TTSIM_LIB:+--ttsim "$TTSIM_LIB"} \
     ${TTBENCH_ARGS:-}
 sh "$here/host-bench.sh" "$B"
+python3 "$here/tensix-bench.py" --build "$B" ${TTSIM_LIB:+--ttsim "$TTSIM_LIB"}
 python3 "$here/gdb-bench.py" --build "$B"
 
 out=$("$B/qemu/qemu-system-riscv32" -M "blackhole,firmware=$B/firmware/bench-noc.elf" \

@@ -115,6 +115,14 @@ else
 fi
 count "$log/tensix-kernels.log" tensix-kernels $?
 
+# make demo's program at small sizes: GDDR -> NCRISC -> unpack/MVMUL/pack
+# -> BRISC -> GDDR on 4 and on all 140 tiles, checked against tt-ref and
+# FP64; a damaged result and bad input must fail (with TTSIM_LIB also
+# compared with ttsim bit for bit)
+TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/matmul-demo-test.sh" \
+    "$B" "$B/libttsim/libttsim.so" > "$log/matmul-demo.log" 2>&1
+count "$log/matmul-demo.log" matmul-demo $?
+
 # Trace events through the log and simple backends
 python3 "$src/tests/tracing/trace-test.py" "$B" "$src" > "$log/tracing.log" 2>&1
 count "$log/tracing.log" tracing $?

@@ -19,6 +19,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -36,12 +37,7 @@
 #define WIN_MCAST           (WIN_TILE0 + NTILES)
 #define WIN_UNICAST         (WIN_MCAST + 1)
 
-/* P150 Tensix grid, translated = physical coordinates */
-#define NTILES              140
-#define GRID_X0             1
-#define GRID_X1             16
-#define GRID_Y0             2
-#define GRID_Y1             11
+#define NTILES              TT_HOST_TENSIX_TILES
 
 #define SOFT_RESET_0        0xffb121b0u
 #define HOLD_ALL            0x47800u    /* power-on value: all five held */
@@ -75,62 +71,38 @@ static uint32_t image_size;
 
 static void *xmalloc(size_t n)
 {
-    void *p = malloc(n);
-
-    if (!p) {
-        fprintf(stderr, "tt-host-run: out of memory\n");
-        exit(EXIT_FAILURE);
-    }
-    return p;
+    return tt_host_xcalloc("tt-host-run", n);
 }
 
-/* Column-major, as tt-metal and the machine number the tiles */
 static void init_grid(void)
 {
-    int n = 0;
+    for (unsigned i = 0; i < NTILES; i++) {
+        unsigned x, y;
 
-    for (int x = GRID_X0; x <= GRID_X1; x++) {
-        if (x == 8 || x == 9) {         /* ARC/L2CPU and DRAM columns */
-            continue;
-        }
-        for (int y = GRID_Y0; y <= GRID_Y1; y++) {
-            tile_x[n] = x;
-            tile_y[n++] = y;
-        }
+        tt_host_tensix_xy(i, &x, &y);
+        tile_x[i] = x;
+        tile_y[i] = y;
     }
 }
 
 static void load_image(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    long n = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
+    size_t n;
 
-    if (n <= 0 || n > TT_BENCH_PARAMS || fseek(f, 0, SEEK_SET)) {
-        fprintf(stderr, "tt-host-run: %s: not a flat image below 0x%x\n",
-                path, TT_BENCH_PARAMS);
-        exit(EXIT_FAILURE);
+    image = tt_host_read_file(path, TT_BENCH_PARAMS, &n);
+    if (!image) {
+        tt_host_die("tt-host-run", "%s: %s (a flat image of at most 0x%x "
+                    "bytes)", path, strerror(errno), TT_BENCH_PARAMS);
     }
     image_size = n;
-    image = xmalloc(n);
-    if (fread(image, 1, n, f) != (size_t)n) {
-        fprintf(stderr, "tt-host-run: %s: short read\n", path);
-        exit(EXIT_FAILURE);
-    }
-    fclose(f);
 }
 
 /* -------------------------------------------------------- the windows -- */
 
-/*
- * The whole grid in one rectangle: x 1-16 includes the ARC/L2CPU and
- * DRAM columns 8 and 9, but multicast reaches only Tensix tiles, in our
- * NIU and in ttsim (run_tests() checks a DRAM word).
- */
+/* The whole grid (run_tests() checks that a DRAM word stays untouched) */
 static uint64_t tlb_grid(uint64_t addr)
 {
-    TTHostTarget t = { GRID_X0, GRID_Y0, GRID_X1, GRID_Y1, true };
-
-    return tt_host_tlb_set(&lib, WIN_MCAST, &t, addr);
+    return tt_host_tlb_grid(&lib, WIN_MCAST, addr);
 }
 
 /* @addr of tile @i through the window reprogrammed for each access */

@@ -206,6 +206,112 @@ uint64_t tt_host_win(const TTHostLib *lib, unsigned n, uint64_t addr)
            (addr & (TT_HOST_WIN_SIZE - 1));
 }
 
+void tt_host_tensix_xy(unsigned i, unsigned *x, unsigned *y)
+{
+    unsigned rows = TT_HOST_GRID_Y1 - TT_HOST_GRID_Y0 + 1;
+    unsigned col = i / rows;
+
+    *x = TT_HOST_GRID_X0 + col + (col >= 8 - TT_HOST_GRID_X0 ? 2 : 0);
+    *y = TT_HOST_GRID_Y0 + i % rows;
+}
+
+uint64_t tt_host_tlb_grid(const TTHostLib *lib, unsigned n, uint64_t addr)
+{
+    TTHostTarget t = { TT_HOST_GRID_X0, TT_HOST_GRID_Y0, TT_HOST_GRID_X1,
+                       TT_HOST_GRID_Y1, true };
+
+    return tt_host_tlb_set(lib, n, &t, addr);
+}
+
+/*
+ * [@addr, @addr + @len) of tile (@x, @y) through window @n, re-pointed
+ * for each 2 MiB piece
+ */
+static void tt_host_noc_xfer(const TTHostLib *lib, unsigned n, unsigned x,
+                             unsigned y, uint64_t addr, uint8_t *buf,
+                             size_t len, bool write)
+{
+    while (len) {
+        size_t room = TT_HOST_WIN_SIZE - (addr & (TT_HOST_WIN_SIZE - 1));
+        size_t k = len < room ? len : room;
+        uint64_t bar = tt_host_tlb_unicast(lib, n, x, y, addr);
+
+        if (write) {
+            lib->mem_wr(bar, buf, k);
+        } else {
+            lib->mem_rd(bar, buf, k);
+        }
+        buf += k;
+        addr += k;
+        len -= k;
+    }
+}
+
+void tt_host_noc_write(const TTHostLib *lib, unsigned n, unsigned x,
+                       unsigned y, uint64_t addr, const void *buf,
+                       size_t len)
+{
+    /* not written through: only mem_wr() sees the buffer */
+    tt_host_noc_xfer(lib, n, x, y, addr, (uint8_t *)buf, len, true);
+}
+
+void tt_host_noc_read(const TTHostLib *lib, unsigned n, unsigned x,
+                      unsigned y, uint64_t addr, void *buf, size_t len)
+{
+    tt_host_noc_xfer(lib, n, x, y, addr, buf, len, false);
+}
+
+uint8_t *tt_host_read_file(const char *path, size_t max, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    long size = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
+    uint8_t *p = NULL;
+    int err = EINVAL;
+
+    if (!f) {
+        return NULL;
+    }
+    if (size > 0 && (size_t)size > max) {
+        err = EFBIG;
+    } else if (size > 0 && !fseek(f, 0, SEEK_SET)) {
+        p = malloc(size);
+        err = p ? EIO : ENOMEM;
+        if (p && fread(p, 1, size, f) != (size_t)size) {
+            free(p);
+            p = NULL;
+        }
+    }
+    fclose(f);
+    if (!p) {
+        errno = err;
+        return NULL;
+    }
+    *n = size;
+    return p;
+}
+
+void tt_host_die(const char *prog, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    exit(EXIT_FAILURE);
+}
+
+void *tt_host_xcalloc(const char *prog, size_t n)
+{
+    void *p = calloc(1, n);
+
+    if (!p) {
+        tt_host_die(prog, "out of memory (%zu bytes)", n);
+    }
+    return p;
+}
+
 double tt_host_now(void)
 {
     struct timespec ts;

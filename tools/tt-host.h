@@ -107,6 +107,53 @@ uint64_t tt_host_tlb_unicast(const TTHostLib *lib, unsigned n, unsigned x,
 /* The BAR address of @addr through window @n, as last programmed */
 uint64_t tt_host_win(const TTHostLib *lib, unsigned n, uint64_t addr);
 
+/*
+ * The P150's Tensix tiles in column-major order, as tt-metal and the
+ * machine number them: columns 1-7 and 10-16 (8 and 9 hold ARC, L2CPU,
+ * PCIe and DRAM), rows 2-11; translated coordinates are the physical
+ * ones on an unharvested chip (tt-umd blackhole_implementation.hpp,
+ * tests/soc_descs/blackhole_140_arch.yaml).
+ */
+#define TT_HOST_TENSIX_TILES    140
+#define TT_HOST_GRID_X0         1
+#define TT_HOST_GRID_X1         16
+#define TT_HOST_GRID_Y0         2
+#define TT_HOST_GRID_Y1         11
+
+/* NOC0 coordinates of Tensix tile @i, 0 <= @i < TT_HOST_TENSIX_TILES */
+void tt_host_tensix_xy(unsigned i, unsigned *x, unsigned *y);
+
+/*
+ * Point window @n at @addr of every Tensix tile by multicast: the
+ * rectangle takes in columns 8 and 9, but multicast reaches only Tensix
+ * tiles (in our NIU and in ttsim).
+ */
+uint64_t tt_host_tlb_grid(const TTHostLib *lib, unsigned n, uint64_t addr);
+
+/*
+ * @len bytes at @addr of tile (@x, @y), unicast through 2 MiB window @n,
+ * which is re-pointed wherever the transfer crosses into the next 2 MiB.
+ */
+void tt_host_noc_write(const TTHostLib *lib, unsigned n, unsigned x,
+                       unsigned y, uint64_t addr, const void *buf,
+                       size_t len);
+void tt_host_noc_read(const TTHostLib *lib, unsigned n, unsigned x,
+                      unsigned y, uint64_t addr, void *buf, size_t len);
+
+/*
+ * The whole of file @path in a malloc()ed buffer and its size in @n;
+ * NULL with errno set if it cannot be read, is empty (EINVAL) or larger
+ * than @max (EFBIG).
+ */
+uint8_t *tt_host_read_file(const char *path, size_t max, size_t *n);
+
+/* "@prog: <message>" on stderr, then exit(EXIT_FAILURE) */
+void tt_host_die(const char *prog, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* calloc(1, @n), or tt_host_die(@prog, ...) */
+void *tt_host_xcalloc(const char *prog, size_t n);
+
 /* CLOCK_MONOTONIC in seconds */
 double tt_host_now(void);
 

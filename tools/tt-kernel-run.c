@@ -34,7 +34,6 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +72,12 @@ typedef struct Opts {
     double timeout;
     uint32_t clocks;
     bool list;
+    /* --bench */
+    bool bench;
+    int tiles;
+    int repeat;
+    int dims[3];            /* mt, kt, nt; 0: the case's own */
+    unsigned poll_us;
 } Opts;
 
 /* How operands are drawn */
@@ -209,30 +214,27 @@ static const Case cases[] = {
 
 static FILE *dump_file;
 
+/* Is case @name in the comma-separated list @only (all when NULL)? */
+static bool case_selected(const char *only, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1
+                                                      : NULL) {
+        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == 0)) {
+            return true;
+        }
+    }
+    return !only;
+}
+
 /* ---------------------------------------------------------- utilities -- */
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-
-    fprintf(stderr, "tt-kernel-run: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n");
-    exit(EXIT_FAILURE);
-}
+#define die(...)    tt_host_die("tt-kernel-run", __VA_ARGS__)
 
 static void *xmalloc(size_t n)
 {
-    void *p = calloc(1, n);
-
-    if (!p) {
-        die("out of memory");
-    }
-    return p;
+    return tt_host_xcalloc("tt-kernel-run", n);
 }
 
 /* xorshift64*: operands depend only on --seed and the case name */
@@ -598,8 +600,12 @@ static void outcome_add(Outcome *oc, const Run *r)
     oc->n += r->c_bytes;
 }
 
-static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
-                     Outcome *oc)
+/*
+ * @c's seeded operands as BF16 tiles into *@pa and *@pb (the caller's to
+ * free), and @r's parameters, sizes and result buffer
+ */
+static void case_operands(const Case *c, const Opts *o, Run *r,
+                          uint16_t **pa, uint16_t **pb)
 {
     int ntiles = c->mt * c->nt;
     int na = c->op == TTK_OP_MATMUL ? c->mt * c->kt : ntiles;
@@ -609,14 +615,6 @@ static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
                   c->op == TTK_OP_REDUCE;
     uint16_t *a = xmalloc(na * TT_REF_TILE * 2);
     uint16_t *b = xmalloc(nb * TT_REF_TILE * 2);
-    TTRefExpect *exp = xmalloc(ntiles * TT_REF_TILE * sizeof(*exp));
-    TTRefPipe pp = {
-        .dst_fp32 = c->dst_fp32, .fidelity = c->fidelity,
-        .pack_src = c->pack_src, .out_fmt = c->fmt_out,
-    };
-    char label[96];
-    Run r = { 0 };
-    bool ran;
 
     rng_seed(o->seed, c->name);
     gen_tiles(a, na, c->data);
@@ -625,13 +623,32 @@ static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
     } else {
         gen_tiles(b, nb, c->data);
     }
-    fill_params(c, &r.p, c->fmt_in);
-    r.a = a;
-    r.b = b;
-    r.a_bytes = na * tile_bytes(c->fmt_in);
-    r.b_bytes = uses_b ? nb * tile_bytes(c->fmt_in) : 0;
-    r.c_bytes = ntiles * tile_bytes(c->fmt_out);
-    r.out = xmalloc(r.c_bytes);
+    fill_params(c, &r->p, c->fmt_in);
+    r->a = a;
+    r->b = b;
+    r->a_bytes = na * tile_bytes(c->fmt_in);
+    r->b_bytes = uses_b ? nb * tile_bytes(c->fmt_in) : 0;
+    r->c_bytes = ntiles * tile_bytes(c->fmt_out);
+    r->out = xmalloc(r->c_bytes);
+    *pa = a;
+    *pb = b;
+}
+
+static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
+                     Outcome *oc)
+{
+    int ntiles = c->mt * c->nt;
+    TTRefExpect *exp = xmalloc(ntiles * TT_REF_TILE * sizeof(*exp));
+    TTRefPipe pp = {
+        .dst_fp32 = c->dst_fp32, .fidelity = c->fidelity,
+        .pack_src = c->pack_src, .out_fmt = c->fmt_out,
+    };
+    char label[96];
+    Run r = { 0 };
+    uint16_t *a, *b;
+    bool ran;
+
+    case_operands(c, o, &r, &a, &b);
 
     if (l->wedged) {
         tt_ok(false, "%s: %snot run: an earlier run on %s timed out and left "
@@ -713,6 +730,261 @@ out:
     free(b);
 }
 
+/* --------------------------------------------------------- --bench -- */
+
+/*
+ * The same case on @o->tiles tiles at once, timed from the release to
+ * the last done word, repeated; tile 0's result is checked against
+ * tt-ref and every other tile's against tile 0's.  Prints metric lines
+ * "name value unit" for bench/tensix-bench.sh.
+ */
+
+#define WIN_BENCH0          40      /* one window per tile: 40..179 */
+#define WIN_BENCH_MCAST     (WIN_BENCH0 + TT_HOST_TENSIX_TILES)
+
+/* Busy time of all host CPUs so far, in core-seconds (/proc/stat) */
+static double host_busy_seconds(void)
+{
+    unsigned long long v[8] = { 0 };
+    FILE *f = fopen("/proc/stat", "r");
+    int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+                       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+                       &v[7]) : 0;
+
+    if (f) {
+        fclose(f);
+    }
+    if (n < 8) {
+        return 0;
+    }
+    /* user nice system (idle iowait) irq softirq steal */
+    return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) /
+           sysconf(_SC_CLK_TCK);
+}
+
+/* Every tile's window; SOFT_RESET_0 goes through WIN_REGS per tile */
+static void bench_map(Lib *l, int n)
+{
+    for (int i = 0; i < n; i++) {
+        unsigned x, y;
+
+        tt_host_tensix_xy(i, &x, &y);
+        tt_host_tlb_unicast(&l->h, WIN_BENCH0 + i, x, y, 0);
+    }
+}
+
+/* Register @addr of tiles [0, @n), by multicast on the whole grid */
+static void bench_reg(Lib *l, int n, uint32_t addr, uint32_t v)
+{
+    if (n == TT_HOST_TENSIX_TILES) {
+        tt_host_wr32(&l->h, tt_host_tlb_grid(&l->h, WIN_BENCH_MCAST, addr),
+                     v);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        unsigned x, y;
+
+        tt_host_tensix_xy(i, &x, &y);
+        tt_host_wr32(&l->h, tt_host_tlb_unicast(&l->h, WIN_REGS, x, y, addr),
+                     v);
+    }
+}
+
+static void bench_reset(Lib *l, int n, uint32_t v)
+{
+    bench_reg(l, n, SOFT_RESET_0, v);
+}
+
+/* The same bytes at @addr of every tile: by multicast on the whole grid */
+static void bench_write(Lib *l, int n, uint32_t addr, const void *p,
+                        uint32_t size)
+{
+    if (n == TT_HOST_TENSIX_TILES) {
+        l->h.mem_wr(tt_host_tlb_grid(&l->h, WIN_BENCH_MCAST, addr), p, size);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        l->h.mem_wr(tt_host_win(&l->h, WIN_BENCH0 + i, addr), p, size);
+    }
+}
+
+/* One timed run on tiles [0, @n): wall seconds, or < 0 on a timeout */
+static double bench_once(Lib *l, const Opts *o, int n, Run *r, double *busy)
+{
+    bool done[TT_HOST_TENSIX_TILES] = { false };
+    uint32_t d[3];
+    int left = n;
+    double t0, b0, deadline;
+
+    r->p.run_id = ++l->run_id;
+    bench_reset(l, n, HOLD_ALL);
+    bench_write(l, n, TTK_PARAMS_ADDR, &r->p, sizeof(r->p));
+    b0 = host_busy_seconds();
+    t0 = tt_host_now();
+    deadline = t0 + o->timeout;
+    bench_reset(l, n, RUN_TRISCS);
+    while (left && tt_host_now() < deadline) {
+        l->h.clock(o->clocks);
+        if (o->poll_us) {
+            usleep(o->poll_us);
+        }
+        for (int i = 0; i < n; i++) {
+            if (done[i]) {
+                continue;
+            }
+            l->h.mem_rd(tt_host_win(&l->h, WIN_BENCH0 + i, TTK_PARAMS_ADDR +
+                                    offsetof(TTKParams, done)), d,
+                        sizeof(d));
+            done[i] = d[0] == TTK_DONE && d[1] == TTK_DONE &&
+                      d[2] == TTK_DONE;
+            left -= done[i];
+        }
+    }
+    t0 = tt_host_now() - t0;
+    *busy = host_busy_seconds() - b0;
+    bench_reset(l, n, HOLD_ALL);
+    l->wedged |= left;
+    return left ? -1 : t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Tile 0 against tt-ref, the others against tile 0 */
+static bool bench_verify(Lib *l, const Case *c, int n, const Run *r,
+                         const uint16_t *a, const uint16_t *b)
+{
+    TTRefPipe pp = {
+        .dst_fp32 = c->dst_fp32, .fidelity = c->fidelity,
+        .pack_src = c->pack_src, .out_fmt = c->fmt_out,
+    };
+    int ntiles = c->mt * c->nt, differ = 0;
+    TTRefExpect *exp = xmalloc(ntiles * TT_REF_TILE * sizeof(*exp));
+    uint8_t *other = xmalloc(r->c_bytes);
+    bool ok;
+
+    l->h.mem_rd(tt_host_win(&l->h, WIN_BENCH0, r->p.addr_c), r->out,
+                r->c_bytes);
+    reference(c, &pp, a, b, exp);
+    ok = report(c, "tile 0 matches tt-ref", &pp, exp, ntiles, r->out, false);
+    for (int i = 1; i < n; i++) {
+        l->h.mem_rd(tt_host_win(&l->h, WIN_BENCH0 + i, r->p.addr_c), other,
+                    r->c_bytes);
+        differ += memcmp(other, r->out, r->c_bytes) != 0;
+    }
+    ok &= tt_ok(!differ, "%s: every tile's result equals tile 0's (%d of %d "
+                "differ)", c->name, differ, n);
+    free(other);
+    free(exp);
+    return ok;
+}
+
+/* Floating-point operations of one run, for emulated GFLOP/s */
+static double case_flops(const Case *c)
+{
+    double datums = (double)c->mt * c->nt * TT_REF_TILE;
+
+    return c->op == TTK_OP_MATMUL ? 2.0 * datums * 32 * c->kt : datums;
+}
+
+static void bench_case(Lib *l, const Opts *o, const Case *base)
+{
+    Case c = *base;
+    Run r = { 0 };
+    uint16_t *a, *b;
+    double t[64], busy[64], flops;
+    int n = o->tiles, reps = o->repeat;
+    char name[80];
+
+    if (o->dims[0]) {
+        c.mt = o->dims[0];
+        c.kt = o->dims[1];
+        c.nt = o->dims[2];
+        c.block = c.dst_fp32 ? 4 : 8;
+    }
+    case_operands(&c, o, &r, &a, &b);
+    r.p.magic = TTK_MAGIC;
+    r.p.addr_a = TTK_DATA_ADDR;
+    r.p.addr_b = r.p.addr_a + ((r.a_bytes + 0xfff) & ~0xfffu);
+    r.p.addr_c = r.p.addr_b + ((r.b_bytes + 0xfff) & ~0xfffu);
+    if (r.p.addr_c + r.c_bytes > TTK_DATA_END) {
+        die("%dx%dx%d tiles do not fit in L1", c.mt, c.kt, c.nt);
+    }
+    bench_map(l, n);
+    bench_reset(l, n, HOLD_ALL);
+    bench_write(l, n, r.p.addr_a, a, r.a_bytes);
+    if (r.b_bytes) {
+        bench_write(l, n, r.p.addr_b, b, r.b_bytes);
+    }
+    tt_diag("bench %s on %s: %d tile(s), mt %d kt %d nt %d, %d runs",
+            c.name, l->h.path, n, c.mt, c.kt, c.nt, reps);
+    for (int i = 0; i < reps; i++) {
+        t[i] = bench_once(l, o, n, &r, &busy[i]);
+        if (!tt_ok(t[i] >= 0, "%s: run %d on %d tile(s) of %s (%.3f s)",
+                   c.name, i, n, l->h.path, t[i])) {
+            goto out;
+        }
+    }
+    if (!bench_verify(l, &c, n, &r, a, b)) {
+        goto out;
+    }
+    qsort(t, reps, sizeof(t[0]), cmp_double);
+    qsort(busy, reps, sizeof(busy[0]), cmp_double);
+    flops = case_flops(&c) * n;
+    snprintf(name, sizeof(name), "%s/%dt", c.name, n);
+    printf("%s.run %.6g s\n", name, t[reps / 2]);
+    printf("%s.tiles %.6g tile/s\n", name,
+           (double)c.mt * c.nt * (c.op == TTK_OP_MATMUL ? c.kt : 1) * n /
+           t[reps / 2]);
+    printf("%s.gflops %.6g GFLOP/s\n", name, flops / t[reps / 2] / 1e9);
+    if (busy[reps / 2] > 0) {
+        printf("%s.gflops-core %.6g GFLOP/s\n", name,
+               flops / busy[reps / 2] / 1e9);
+    }
+out:
+    free(r.out);
+    free(a);
+    free(b);
+}
+
+/* --bench: the library started, the image in every tile, one case */
+static int bench(const Opts *o, const uint8_t *fw, size_t fwn)
+{
+    Lib l = { 0 };
+    uint32_t id;
+    uint8_t *back = xmalloc(fwn);
+    bool same = true;
+
+    lib_open(&l, o->lib, false);
+    id = tt_host_start(&l.h, tt_host_no_dma_rd, tt_host_no_dma_wr);
+    if (!tt_ok(id == TT_HOST_BH_ID, "%s: Blackhole 1e52:b140", o->lib)) {
+        return tt_status();
+    }
+    bench_map(&l, o->tiles);
+    bench_reset(&l, o->tiles, HOLD_ALL);
+    bench_reg(&l, o->tiles, TRISC_RESET_PC_OVERRIDE, 0);
+    bench_write(&l, o->tiles, 0, fw, fwn);
+    for (int i = 0; i < o->tiles; i++) {
+        l.h.mem_rd(tt_host_win(&l.h, WIN_BENCH0 + i, 0), back, fwn);
+        same &= !memcmp(back, fw, fwn);
+    }
+    free(back);
+    if (tt_ok(same, "%zu-byte kernel image in L1 of %d tile(s)", fwn,
+              o->tiles)) {
+        for (size_t i = 0; i < NCASES; i++) {
+            if (case_selected(o->only, cases[i].name)) {
+                bench_case(&l, o, &cases[i]);
+            }
+        }
+    }
+    l.h.exit();
+    return tt_status();
+}
+
 /* -------------------------------------------------------------- main -- */
 
 static void usage(int status)
@@ -723,6 +995,10 @@ static void usage(int status)
             "                     [--tile X,Y] [--dump FILE] "
             "[--compare-lib PATH2]\n"
             "                     [--timeout S] [--clocks N] [--list]\n"
+            "       tt-kernel-run --bench --case NAMES [--tiles N] "
+            "[--dims MT,KT,NT]\n"
+            "                     [--repeat R] [--poll-us U] [--lib PATH] "
+            "[--fw IMAGE]\n"
             "  --lib PATH          libttsim.so (default $TT_LIBTTSIM)\n"
             "  --fw IMAGE          tt-kernels.bin (default "
             "tensix-fw/tt-kernels.bin beside the program)\n"
@@ -733,7 +1009,13 @@ static void usage(int status)
             "  --compare-lib PATH2 also run on PATH2, compare bit for bit\n"
             "  --timeout S         per kernel run (60)\n"
             "  --clocks N          libttsim_clock() between polls (2000)\n"
-            "  --list              print the cases\n");
+            "  --list              print the cases\n"
+            "  --bench             time the cases on --tiles tiles at once,\n"
+            "                      print 'name value unit' metric lines\n"
+            "  --tiles N           tiles for --bench, 1-140 (1)\n"
+            "  --dims MT,KT,NT     tile counts for --bench (the case's)\n"
+            "  --repeat R          timed runs per case, median kept (3)\n"
+            "  --poll-us U         sleep between polls (0)\n");
     exit(status);
 }
 
@@ -750,6 +1032,11 @@ static void parse_args(int argc, char **argv, Opts *o)
         { "timeout", required_argument, NULL, 'T' },
         { "clocks", required_argument, NULL, 'k' },
         { "list", no_argument, NULL, 'i' },
+        { "bench", no_argument, NULL, 'b' },
+        { "tiles", required_argument, NULL, 'n' },
+        { "dims", required_argument, NULL, 'D' },
+        { "repeat", required_argument, NULL, 'r' },
+        { "poll-us", required_argument, NULL, 'p' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -798,6 +1085,36 @@ static void parse_args(int argc, char **argv, Opts *o)
         case 'i':
             o->list = true;
             break;
+        case 'b':
+            o->bench = true;
+            break;
+        case 'n':
+            if (sscanf(optarg, "%d%c", &o->tiles, &junk) != 1 ||
+                o->tiles < 1 || o->tiles > TT_HOST_TENSIX_TILES) {
+                die("bad tile count '%s' (1-%d)", optarg,
+                    TT_HOST_TENSIX_TILES);
+            }
+            break;
+        case 'D':
+            if (sscanf(optarg, "%d,%d,%d%c", &o->dims[0], &o->dims[1],
+                       &o->dims[2], &junk) != 3 || o->dims[0] < 1 ||
+                o->dims[1] < 1 || o->dims[2] < 1 || o->dims[0] > 64 ||
+                o->dims[1] > 64 || o->dims[2] > 64) {
+                die("bad dims '%s' (want MT,KT,NT, each 1-64)", optarg);
+            }
+            break;
+        case 'r':
+            if (sscanf(optarg, "%d%c", &o->repeat, &junk) != 1 ||
+                o->repeat < 1 || o->repeat > 64) {
+                die("bad repeat count '%s' (1-64)", optarg);
+            }
+            break;
+        case 'p':
+            if (sscanf(optarg, "%u%c", &o->poll_us, &junk) != 1 ||
+                o->poll_us > 1000000) {
+                die("bad poll interval '%s' (0-1000000 us)", optarg);
+            }
+            break;
         case 'h':
             usage(EXIT_SUCCESS);
             break;
@@ -812,19 +1129,12 @@ static void parse_args(int argc, char **argv, Opts *o)
 
 static uint8_t *load_fw(const char *path, size_t *n)
 {
-    FILE *f = fopen(path, "rb");
-    long size = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
-    uint8_t *p;
+    uint8_t *p = tt_host_read_file(path, TTK_IMAGE_MAX, n);
 
-    if (size <= 0 || size > TTK_IMAGE_MAX || fseek(f, 0, SEEK_SET)) {
-        die("%s: not a kernel image below 0x%x", path, TTK_IMAGE_MAX);
+    if (!p) {
+        die("%s: %s (a kernel image of at most 0x%x bytes)", path,
+            strerror(errno), TTK_IMAGE_MAX);
     }
-    p = xmalloc(size);
-    if (fread(p, 1, size, f) != (size_t)size) {
-        die("%s: short read", path);
-    }
-    fclose(f);
-    *n = size;
     return p;
 }
 
@@ -851,25 +1161,11 @@ static bool same_file(const char *a, const char *b)
     return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
 }
 
-/* Is case @name in the comma-separated list @only (all when NULL)? */
-static bool case_selected(const char *only, const char *name)
-{
-    size_t n = strlen(name);
-
-    for (const char *p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1
-                                                      : NULL) {
-        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == 0)) {
-            return true;
-        }
-    }
-    return !only;
-}
-
 int main(int argc, char **argv)
 {
     Opts o = {
         .lib = getenv("TT_LIBTTSIM"), .seed = 1, .tile_x = 1, .tile_y = 2,
-        .timeout = 60, .clocks = 2000,
+        .timeout = 60, .clocks = 2000, .tiles = 1, .repeat = 3,
     };
     Lib lib1 = { 0 }, lib2 = { 0 };
     uint8_t *fw;
@@ -893,6 +1189,12 @@ int main(int argc, char **argv)
         o.fw = default_fw(argv[0]);
     }
     fw = load_fw(o.fw, &fwn);
+    if (o.bench) {
+        int status = bench(&o, fw, fwn);
+
+        free(fw);
+        return status;
+    }
     if (o.dump) {
         dump_file = fopen(o.dump, "wb");
         if (!dump_file) {

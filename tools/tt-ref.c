@@ -6,6 +6,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tt-ref.h"
@@ -448,11 +450,13 @@ static void acc_add(Acc *acc, double s, bool dst32)
 }
 
 /*
- * One MVMUL/GAPOOL row of one phase: sum over k < n of
- * slice_b(srcb[k]) * slice_a(srca[k]) (MVMUL.md), added to Dst.
+ * One MVMUL/GAPOOL row of one phase: sum over k < n of the SrcB slice
+ * @sb[k] times the SrcA slice @sa[k] (MVMUL.md), added to Dst; @vb and
+ * @va are the operands' whole values, for the groups' largest products.
  */
-static void acc_dot(Acc *acc, const uint16_t *srcb, const uint16_t *srca,
-                    int n, int phase, bool dst32)
+static void acc_dot_sliced(Acc *acc, const double *sb, const double *sa,
+                           const double *vb, const double *va, int n,
+                           int phase, bool dst32)
 {
     double s = 0;
 
@@ -460,12 +464,30 @@ static void acc_dot(Acc *acc, const uint16_t *srcb, const uint16_t *srca,
         double gmax = 0;
 
         for (int k = g; k < g + 8 && k < n; k++) {
-            s += slice_b(srcb[k], phase) * slice_a(srca[k], phase);
-            gmax = fmax(gmax, fabs(fpu_bf16(srcb[k]) * fpu_bf16(srca[k])));
+            double p = fabs(vb[k] * va[k]);
+
+            s += sb[k] * sa[k];
+            gmax = p > gmax ? p : gmax;     /* fmax: no NaN here */
         }
-        acc->err += ldexp(gmax, phase ? -13 : -8);
+        /* 2^-13 or 2^-8, exactly */
+        acc->err += gmax * (phase ? 1.0 / 8192 : 1.0 / 256);
     }
     acc_add(acc, s, dst32);
+}
+
+/* The same on BF16 datums (at most 16) */
+static void acc_dot(Acc *acc, const uint16_t *srcb, const uint16_t *srca,
+                    int n, int phase, bool dst32)
+{
+    double sb[16], sa[16], vb[16], va[16];
+
+    for (int k = 0; k < n; k++) {
+        sb[k] = slice_b(srcb[k], phase);
+        sa[k] = slice_a(srca[k], phase);
+        vb[k] = fpu_bf16(srcb[k]);
+        va[k] = fpu_bf16(srca[k]);
+    }
+    acc_dot_sliced(acc, sb, sa, vb, va, n, phase, dst32);
 }
 
 /*
@@ -541,6 +563,45 @@ void tt_ref_eltwise(const TTRefPipe *pp, int op, const uint16_t *a,
 }
 
 /*
+ * The operands of a matmul, decoded once: for each of 32 rows of A (or
+ * columns of B) over the whole K, the slice each phase multiplies and the
+ * whole value, at [(row * (phases + 1) + phase) * K + k] (phase = phases:
+ * the value).
+ */
+static double *decode_operand(const uint16_t *tiles, int kt, int stride,
+                              int np, bool is_b, double *out)
+{
+    int kd = 32 * kt;
+
+    for (int r = 0; r < 32; r++) {
+        for (int k = 0; k < kd; k++) {
+            const uint16_t *t = tiles + (size_t)(k / 32) * stride * TT_REF_TILE;
+            uint16_t h = is_b ? t[tt_ref_tile_pos(k % 32, r)]
+                              : t[tt_ref_tile_pos(r, k % 32)];
+            double *o = out + (size_t)r * (np + 1) * kd + k;
+
+            for (int p = 0; p < np; p++) {
+                o[(size_t)p * kd] = is_b ? slice_a(h, p) : slice_b(h, p);
+            }
+            o[(size_t)np * kd] = fpu_bf16(h);
+        }
+    }
+    return out;
+}
+
+/* One k tile into @acc: per phase, both 16-wide halves */
+static void matmul_ktile(Acc *acc, const double *ar, const double *bc,
+                         int kd, int np, bool dst32)
+{
+    for (int p = 0; p < np; p++) {
+        for (int h = 0; h < 32; h += 16) {
+            acc_dot_sliced(acc, ar + p * kd + h, bc + p * kd + h,
+                           ar + np * kd + h, bc + np * kd + h, 16, p, dst32);
+        }
+    }
+}
+
+/*
  * Matmul as tt-llk sequences it (llk_math_matmul.h): in0 (A) in SrcB,
  * in1 (B) in SrcA; for each k tile and each fidelity phase every output
  * row gets two MVMULs, one per 16-wide half of k.  Dst accumulates
@@ -549,35 +610,38 @@ void tt_ref_eltwise(const TTRefPipe *pp, int op, const uint16_t *a,
 void tt_ref_matmul(const TTRefPipe *pp, const uint16_t *a, const uint16_t *b,
                    int mt, int kt, int nt, TTRefExpect *out)
 {
-    uint16_t arow[32], bcol[32];
+    int np = nphases(pp), kd = 32 * kt;
+    size_t row = (size_t)(np + 1) * kd;
+    double *ra = malloc(32 * row * sizeof(double));
+    double *cb = malloc(32 * row * sizeof(double));
 
+    if (!ra || !cb) {
+        fprintf(stderr, "tt_ref_matmul: out of memory\n");
+        abort();
+    }
     for (int m = 0; m < mt; m++) {
+        decode_operand(a + (size_t)m * kt * TT_REF_TILE, kt, 1, np, false,
+                       ra);
         for (int n = 0; n < nt; n++) {
-            TTRefExpect *o = out + (m * nt + n) * TT_REF_TILE;
+            TTRefExpect *o = out + ((size_t)m * nt + n) * TT_REF_TILE;
 
+            decode_operand(b + (size_t)n * TT_REF_TILE, kt, nt, np, true, cb);
             for (int r = 0; r < 32; r++) {
                 for (int c = 0; c < 32; c++) {
+                    const double *ar = ra + r * row, *bc = cb + c * row;
                     Acc acc = { 0, 0 };
 
-                    for (int k = 0; k < kt; k++) {
-                        const uint16_t *at = a + (m * kt + k) * TT_REF_TILE;
-                        const uint16_t *bt = b + (k * nt + n) * TT_REF_TILE;
-
-                        for (int i = 0; i < 32; i++) {
-                            arow[i] = at[tt_ref_tile_pos(r, i)];
-                            bcol[i] = bt[tt_ref_tile_pos(i, c)];
-                        }
-                        for (int p = 0; p < nphases(pp); p++) {
-                            acc_dot(&acc, arow, bcol, 16, p, pp->dst_fp32);
-                            acc_dot(&acc, arow + 16, bcol + 16, 16, p,
-                                    pp->dst_fp32);
-                        }
+                    for (int k = 0; k < kd; k += 32) {
+                        matmul_ktile(&acc, ar + k, bc + k, kd, np,
+                                     pp->dst_fp32);
                     }
                     pack_approx(pp, &acc, &o[tt_ref_tile_pos(r, c)]);
                 }
             }
         }
     }
+    free(ra);
+    free(cb);
 }
 
 /* Sign-magnitude order of the GMPOOL comparison on finite BF16 values */

@@ -1,6 +1,7 @@
 /*
  * The contract between tt-kernels.bin (one Tensix tile's TRISC0-2
- * firmware) and the host program that runs it (tools/tt-kernel-run.c):
+ * firmware) and the host programs that run it (tools/tt-kernel-run.c,
+ * tools/tt-matmul-demo.c):
  * where the image and the parameter block sit in L1, what the block
  * holds, and how the cores report back.
  *
@@ -35,6 +36,12 @@ enum {
     TTK_OP_UNTILIZE,        /* tiles -> row-major (packer, strided Dst) */
 };
 
+/*
+ * sub_op for TTK_OP_MATMUL: operands already in L1, or (TTK_MM_DRAM) one
+ * tile's share of a larger product: NCRISC streams A and B from GDDR into
+ * L1, BRISC writes C back (see TTKParams below)
+ */
+enum { TTK_MM_L1, TTK_MM_DRAM };
 /* sub_op for TTK_OP_ELTWISE */
 enum { TTK_ELW_ADD, TTK_ELW_SUB, TTK_ELW_MUL };
 /* sub_op for TTK_OP_REDUCE: dimension | pool type */
@@ -55,7 +62,10 @@ enum {
     TTK_ERR_OP,             /* unknown op or sub_op */
     TTK_ERR_FORMAT,         /* format the kernels do not handle */
     TTK_ERR_DIMS,           /* tile counts or block size out of range */
+    TTK_ERR_LAYOUT,         /* TTK_MM_DRAM: L1 buffers or banks invalid */
 };
+
+#define TTK_MAX_BANKS       8       /* GDDR banks a product may span */
 
 typedef struct TTKParams {
     uint32_t magic;
@@ -81,6 +91,53 @@ typedef struct TTKParams {
     uint32_t done[3];       /* TRISC0-2: TTK_DONE when finished */
     uint32_t error[3];      /* TTK_ERR_* */
     uint32_t stage[3];      /* progress: tile << 8 | step, for timeouts */
+
+    /*
+     * TTK_MM_DRAM.  The whole product is C (MT x NT tiles) = A (MT x kt)
+     * x B (kt x NT), each matrix a row-major sequence of tiles laid out
+     * across the banks as tt-metal interleaves pages: tile i in bank
+     * i % nbanks at dram_x + (i / nbanks) * tile size.  This tile computes
+     * the mt * nt outputs from global index out_first on (mt = 1: math and
+     * pack see a 1 x nt row); A's rows of them go to addr_a (row-major
+     * strips of kt tiles), B's columns to addr_b (k-major, min(nt, NT) per
+     * k), C to addr_c in output order.
+     */
+    uint32_t out_first;
+    uint32_t n_total;       /* NT */
+    uint32_t nbanks;
+    uint32_t dram_a, dram_b, dram_c;
+    uint32_t bank_xy[2][TTK_MAX_BANKS];   /* per NOC: y << 6 | x */
+    uint32_t ready;         /* NCRISC: k steps of A and B now in L1 */
+    uint32_t packed;        /* TRISC2: output tiles now in L1 */
+    uint32_t dm_done[2];    /* BRISC, NCRISC: TTK_DONE when finished */
+    uint32_t dm_error[2];
+    uint32_t dm_stage[2];
 } TTKParams;
+
+/* What TTK_MM_DRAM derives from the block, the same on every core */
+typedef struct TTKMatmulShape {
+    uint32_t ntot;          /* columns of the whole C */
+    uint32_t n0, m0;        /* column and row of output 0 */
+    uint32_t rows;          /* rows of A in L1 */
+    uint32_t cols;          /* columns of B in L1 per k step */
+} TTKMatmulShape;
+
+/*
+ * Output o of this tile is C(m0 + (n0 + o) / ntot, (n0 + o) % ntot): A
+ * row (n0 + o) / ntot, B column o % ntot in L1.  An L1 matmul is the
+ * special case out_first = 0, ntot = nt.
+ */
+static inline TTKMatmulShape ttk_matmul_shape(const TTKParams *p)
+{
+    uint32_t count = p->mt * p->nt;
+    TTKMatmulShape s;
+
+    s.ntot = p->sub_op == TTK_MM_DRAM ? p->n_total : p->nt;
+    s.n0 = p->sub_op == TTK_MM_DRAM ? p->out_first % s.ntot : 0;
+    s.m0 = p->sub_op == TTK_MM_DRAM ? p->out_first / s.ntot : 0;
+    s.rows = (s.n0 + count - 1) / s.ntot + 1;
+    s.cols = count < s.ntot ? count : s.ntot;
+    return s;
+}
 
 #endif

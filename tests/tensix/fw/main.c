@@ -37,8 +37,36 @@ static int out_format_ok(uint32_t fmt)
     return in_format_ok(fmt) || fmt == TTK_FMT_FLOAT32;
 }
 
-/* The same checks on every thread, so that all three agree to stop */
-static uint32_t check_params(const TTKParams *p)
+/*
+ * TTK_MM_DRAM: a 1 x nt row of outputs; A, B and C buffers in this order
+ * in the data area, each large enough; banks and GDDR addresses usable
+ * (64-byte aligned, as NOC reads from GDDR need: tt-metal
+ * noc_parameters.h DRAM_ALIGNMENT).
+ */
+static uint32_t check_dram(const TTKParams *p)
+{
+    TTKMatmulShape s;
+    uint64_t a_end, b_end, c_end;
+
+    if (p->mt != 1 || !p->n_total) {
+        return TTK_ERR_DIMS;
+    }
+    s = ttk_matmul_shape(p);
+    /* 64-bit: tile counts from the host must not wrap the checks */
+    a_end = p->addr_a + (uint64_t)s.rows * p->kt * tile_size16(p->fmt_a) * 16;
+    b_end = p->addr_b + (uint64_t)s.cols * p->kt * tile_size16(p->fmt_b) * 16;
+    c_end = p->addr_c + (uint64_t)p->nt * tile_size16(p->fmt_out) * 16;
+    if (p->addr_a < TTK_DATA_ADDR || a_end > p->addr_b ||
+        b_end > p->addr_c || c_end > TTK_DATA_END ||
+        !p->nbanks || p->nbanks > TTK_MAX_BANKS ||
+        ((p->dram_a | p->dram_b | p->dram_c) & 63)) {
+        return TTK_ERR_LAYOUT;
+    }
+    return TTK_ERR_NONE;
+}
+
+/* The same checks on every core, so that all five agree to stop */
+uint32_t ttk_check_params(const TTKParams *p)
 {
     uint32_t ntiles = p->mt * p->nt;
     uint32_t max_block = p->dst_fp32 ? 4 : 8;
@@ -47,9 +75,13 @@ static uint32_t check_params(const TTKParams *p)
         return TTK_ERR_MAGIC;
     }
     switch (p->op) {
+    case TTK_OP_MATMUL:
+        if (p->sub_op > TTK_MM_DRAM) {
+            return TTK_ERR_OP;
+        }
+        break;
     case TTK_OP_DATACOPY:
     case TTK_OP_TRANSPOSE:
-    case TTK_OP_MATMUL:
     case TTK_OP_TILIZE:
         break;
     case TTK_OP_UNTILIZE:
@@ -87,6 +119,9 @@ static uint32_t check_params(const TTKParams *p)
         !out_format_ok(p->pack_src) || !out_format_ok(p->fmt_out)) {
         return TTK_ERR_FORMAT;
     }
+    if (p->op == TTK_OP_MATMUL && p->sub_op == TTK_MM_DRAM) {
+        return check_dram(p);
+    }
     return TTK_ERR_NONE;
 }
 
@@ -101,7 +136,7 @@ void core_main(uint32_t thread)
     }
     gpr_sync(63);
     set_stage(thread, 1);
-    err = check_params((const TTKParams *)p);
+    err = ttk_check_params((const TTKParams *)p);
     if (err == TTK_ERR_NONE) {
         if (thread == 0) {
             device_setup();

@@ -349,6 +349,12 @@ uint32_t ttk_pack(const TTKParams *p)
             pack_tile(i, p->addr_c + (t0 + i) * out_bytes);
         }
         pack_dest_section_done(p->dst_fp32);
+        if (p->op == TTK_OP_MATMUL && p->sub_op == TTK_MM_DRAM) {
+            /* the section is in L1 once the thread drains: BRISC's turn */
+            tensix_sync();
+            __asm__ volatile("fence" : : : "memory");
+            PARAMS->packed = t0 + n;
+        }
         if (untilize) {
             /*
              * Not in tt-llk: an untilize block expands to ~300

@@ -200,7 +200,13 @@ uint32_t ttk_unpack(const TTKParams *p);
 uint32_t ttk_math(const TTKParams *p);
 uint32_t ttk_pack(const TTKParams *p);
 
+/* 0 or the TTK_ERR_* code that stops every core (main.c) */
+uint32_t ttk_check_params(const TTKParams *p);
+
 /* crt.S calls it with the thread number */
 void core_main(uint32_t thread);
+
+/* ... and this on BRISC (0) and NCRISC (1) (dm.c) */
+void dm_main(uint32_t role);
 
 #endif

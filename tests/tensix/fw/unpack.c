@@ -308,6 +308,17 @@ static void unpack_tile(uint32_t addr0, uint32_t addr1, int use1,
                       THCFG(UNPACK_MISC_CFG_CfgContextOffset_1, unp_ctx)));
 }
 
+/*
+ * TTK_MM_DRAM: NCRISC publishes how many k steps of A and B have reached
+ * L1; the UNPACRs of step @k are pushed only after that.
+ */
+static void wait_operands(uint32_t k)
+{
+    while (PARAMS->ready <= k) {
+        cpu_relax();
+    }
+}
+
 uint32_t ttk_unpack(const TTKParams *p)
 {
     uint32_t op = p->op;
@@ -370,16 +381,20 @@ uint32_t ttk_unpack(const TTKParams *p)
     case TTK_OP_MATMUL: {
         /* in1 = B goes to unpacker 0 (SrcA), in0 = A to unpacker 1 */
         uint32_t in0_to_b = TT_UNPACR(1, 0, 1, 1, 1);
+        TTKMatmulShape sh = ttk_matmul_shape(p);
 
         unpack_hw_configure(p->fmt_b, p->unpack_out_b, p->fmt_a,
                             p->unpack_out_a);
         unpack_matmul_init(p->kt);
         for (uint32_t o = 0; o < ntiles; o++) {
-            uint32_t m = o / p->nt, n = o % p->nt;
+            uint32_t m = (sh.n0 + o) / sh.ntot, n = o % sh.ntot;
 
             for (uint32_t k = 0; k < p->kt; k++) {
                 set_stage(0, (o * p->kt + k) << 8 | 3);
-                unpack_tile(p->addr_b + (k * p->nt + n) * sb,
+                if (p->sub_op == TTK_MM_DRAM) {
+                    wait_operands(k);
+                }
+                unpack_tile(p->addr_b + (k * sh.cols + n) * sb,
                             p->addr_a + (m * p->kt + k) * sa, 1, 0,
                             in0_to_b);
             }

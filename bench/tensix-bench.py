@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Tensix matrix-datapath throughput: tile matmuls and eltwise tiles.
+
+  bench/tensix-bench.py --build BUILD [--ttsim /path/to/libttsim.so]
+
+Runs the Tensix kernels of tests/tensix/fw (unpack, math and pack on the
+three TRISCs, as tt-metal's compute kernels do) through
+tools/tt-kernel-run --bench: the same kernel on one Tensix tile and on all
+140 at once, each run timed from the release of the TRISCs to the last
+done flag and checked (tile 0 against tools/tt-ref, every other tile
+against tile 0).  Prints one table: workload, tiles, tile counts, seconds
+per run (median), tile operations per host second, emulated GFLOP/s, and
+GFLOP/s per busy host core (host CPU time from /proc/stat during the run;
+other load on the machine inflates it).
+
+With a ttsim libttsim.so the user built (TTSIM_LIB or --ttsim), the
+'same kernel' rows also run on ttsim in the same invocation and the ratio
+is ttsim's time over ours.  ttsim aborts ("inst fifo full") when a TRISC
+pushes into a full instruction FIFO, which these kernels do beyond
+2 x 2 x 2 matmul tiles or 32 eltwise tiles, so those rows use sizes it
+can run.  A 32x32x32 matmul tile is 65536 flops, an eltwise tile 1024.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+# (case, tile counts mt,kt,nt on one tile, on 140): our throughput rows
+THROUGHPUT = [
+    ("matmul-hifi4-dst16", "8,16,8", "2,8,4"),
+    ("matmul-lofi-dst16", "8,16,8", "2,8,4"),
+    ("add-dst16", "8,1,16", "4,1,8"),
+    ("mul-hifi4-dst16", "8,1,16", "4,1,8"),
+]
+# the same kernels at sizes ttsim runs, on both
+SAME = [
+    ("matmul-hifi4-dst16", "2,2,2"),
+    ("matmul-lofi-dst16", "2,2,2"),
+    ("add-dst16", "4,1,8"),
+    ("mul-hifi4-dst16", "4,1,8"),
+]
+
+
+def run(build, lib, case, dims, tiles, repeat, ours):
+    """Metrics of one --bench run: {metric: value}, or None on failure."""
+    cmd = [os.path.join(build, "tt-kernel-run"), "--bench", "--lib", lib,
+           "--case", case, "--dims", dims, "--tiles", str(tiles),
+           "--repeat", str(repeat), "--timeout", "600"]
+    if ours:
+        # our library runs the chip on its own threads: poll gently
+        cmd += ["--poll-us", "200"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    m = {}
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) == 3 and "/" in f[0] and "." in f[0]:
+            m[f[0].rsplit(".", 1)[1]] = float(f[1])
+    if p.returncode or "run" not in m:
+        bad = [l for l in p.stdout.splitlines() if l.startswith("not ok")]
+        sys.stderr.write("tensix-bench: %s %s on %d tile(s) of %s failed: "
+                         "%s\n" % (case, dims, tiles, lib,
+                                   (bad or p.stderr.splitlines() or
+                                    ["exit %d" % p.returncode])[-1]))
+        return None
+    return m
+
+
+def fmt(v, spec="%.4g"):
+    return "-" if v is None else spec % v
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.
+                                 RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--ttsim", default=os.environ.get("TTSIM_LIB"))
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    build = os.path.abspath(args.build)
+    ours = os.path.join(build, "libttsim", "libttsim.so")
+    os.environ.setdefault("TT_EMU_QEMU", os.path.join(
+        build, "qemu", "qemu-system-riscv32"))
+    os.environ.setdefault("TT_EMU_ARGS", "-M blackhole,board=p150")
+
+    print("\n%-20s %5s %-7s %10s %10s %8s %9s %10s %8s" %
+          ("tensix workload", "tiles", "tiles", "run s", "tile/s",
+           "GFLOP/s", "GF/s/core", "ttsim s", "ratio"))
+    rows = [(c, d1, 1, False) for c, d1, d140 in THROUGHPUT]
+    rows += [(c, d140, 140, False) for c, d1, d140 in THROUGHPUT]
+    rows += [(c, d, t, True) for c, d in SAME for t in (1, 140)]
+    for case, dims, tiles, same in rows:
+        m = run(build, ours, case, dims, tiles, args.repeat, True)
+        t = None
+        if same and args.ttsim:
+            t = run(build, args.ttsim, case, dims, tiles, args.repeat, False)
+        ratio = None
+        if m and t:
+            ratio = t["run"] / m["run"]
+        m = m or {}
+        print("%-20s %5d %-7s %10s %10s %8s %9s %10s %8s" %
+              (case, tiles, dims, fmt(m.get("run")), fmt(m.get("tiles")),
+               fmt(m.get("gflops"), "%.3f"), fmt(m.get("gflops-core"),
+                                                  "%.3f"),
+               fmt(t and t["run"]), fmt(ratio, "%.2fx")))
+    if not args.ttsim:
+        print("(ttsim columns empty: set TTSIM_LIB to a locally built "
+              "libttsim.so)")
+
+
+if __name__ == "__main__":
+    main()

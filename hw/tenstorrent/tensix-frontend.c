@@ -14,9 +14,9 @@
  * run at push time, and the back end executes each instruction as soon as
  * the thread's wait gate and the instruction's unit let it.  A thread held
  * by a wait, a mutex or a unit (e.g. the matrix unit waiting for its Src
- * banks) queues what follows; when its pushed words exceed the FIFO's 28
- * entries the pushing core is halted after its store until the thread
- * drains.  Everything runs under one lock per tile, never the BQL.
+ * banks) queues what follows; a push into a FIFO holding 28 words stalls:
+ * the pushing core halts on its store, which completes once a word has
+ * drained.  Everything runs under one lock per tile, never the BQL.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -386,8 +386,8 @@ static bool tt_wait_done(TTTensix *t, int kind, int thread)
     TTTensixThread *th = &t->th[thread];
 
     switch (kind) {
-    case TT_WAIT_FIFO:
-        return th->pushes <= TT_TENSIX_FIFO_SOFT;
+    case TT_WAIT_FIFO:          /* room for the stalled push */
+        return th->pushes < TT_TENSIX_FIFO_SOFT;
     case TT_WAIT_SYNC:          /* no instruction of the thread in flight */
         return th->count == 0 && tt_expander_idle(th);
     case TT_WAIT_MOP:
@@ -422,15 +422,14 @@ void tt_tensix_release_waiters(TTTensix *t)
 }
 
 /*
- * Halt core @role (the current CPU) until @kind clears on @thread.  With
- * @retry the access that found the condition is re-executed afterwards (a
- * blocking load, or a store that cannot complete yet): leave the
- * translation block at once with the PC on the access.  Otherwise (the
- * store completed) the core stops after it.  Called locked; with @retry it
- * unlocks and does not return.  False if the access is not a core's (gdb,
- * qtest): it then completes without waiting.
+ * Halt core @role (the current CPU) until @kind clears on @thread; the
+ * access that found the condition (a blocking load, or a store that
+ * cannot complete yet) is re-executed afterwards: leave the translation
+ * block at once with the PC on the access.  Called locked; unlocks and
+ * does not return, unless the access is not a core's (gdb, qtest): then
+ * it returns false and the access completes without waiting.
  */
-static bool tt_wait(TTTensix *t, int role, int kind, int thread, bool retry)
+static bool tt_wait(TTTensix *t, int role, int kind, int thread)
 {
     CPUState *cs = current_cpu;
 
@@ -444,9 +443,6 @@ static bool tt_wait(TTTensix *t, int role, int kind, int thread, bool retry)
     qatomic_set(&cpu_env(cs)->tt_park, TT_PARK_STALLED);
     cs->halted = 1;
     cpu_exit(cs);               /* leave the execution loop: it is halted */
-    if (!retry) {
-        return true;
-    }
     qemu_mutex_unlock(&t->lock);
     cpu_loop_exit_restore(cs, cs->mem_io_pc);
 }
@@ -458,29 +454,31 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
     uint64_t enq0;
     bool ran;
 
-    WITH_QEMU_LOCK_GUARD(&t->lock) {
-        trace_tt_tensix_push(t->tile_x, t->tile_y, thread, tt_op_name(w), w);
-        if (before_mop && th->fifo_count == TT_TENSIX_FIFO) {
-            /* only a push that halts no core (qtest, gdb) gets here */
-            qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d tensix T%d: instruction "
-                          "FIFO full: 0x%08x dropped\n", t->tile_x,
-                          t->tile_y, thread, w);
-            return;
-        }
-        th->pushes++;
-        if (before_mop) {
-            th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] = w;
-        } else {                /* BRISC: after the MOP expander */
-            enq0 = th->enqueued;
-            tt_replay_stage(t, thread, w);
-            tt_word_done(th, enq0);
-        }
-        ran = tt_tensix_run(t);
-        tt_tensix_release_waiters(t);
-        if (th->pushes > TT_TENSIX_FIFO_SOFT) {
-            tt_wait(t, role, TT_WAIT_FIFO, thread, false);
-        }
+    qemu_mutex_lock(&t->lock);
+    /* a full FIFO stalls the store: it completes once a word drains */
+    if (th->pushes >= TT_TENSIX_FIFO_SOFT) {
+        tt_wait(t, role, TT_WAIT_FIFO, thread);
     }
+    trace_tt_tensix_push(t->tile_x, t->tile_y, thread, tt_op_name(w), w);
+    if (before_mop && th->fifo_count == TT_TENSIX_FIFO) {
+        /* only a push that halts no core (qtest, gdb) gets here */
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d tensix T%d: instruction "
+                      "FIFO full: 0x%08x dropped\n", t->tile_x, t->tile_y,
+                      thread, w);
+        qemu_mutex_unlock(&t->lock);
+        return;
+    }
+    th->pushes++;
+    if (before_mop) {
+        th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] = w;
+    } else {                /* BRISC: after the MOP expander */
+        enq0 = th->enqueued;
+        tt_replay_stage(t, thread, w);
+        tt_word_done(th, enq0);
+    }
+    ran = tt_tensix_run(t);
+    tt_tensix_release_waiters(t);
+    qemu_mutex_unlock(&t->lock);
     if (ran) {
         tt_spin_wake(t->spin);      /* semaphores, config, GPRs changed */
     }
@@ -543,12 +541,12 @@ static uint32_t tt_pcbuf_brisc(TTTensix *t, int i, uint32_t val, bool write)
 
     if (!write) {
         if (!tt_wait_done(t, TT_WAIT_BARRIER, i)) {
-            tt_wait(t, TT_BRISC, TT_WAIT_BARRIER, i, true);
+            tt_wait(t, TT_BRISC, TT_WAIT_BARRIER, i);
         }
         return 0;
     }
     if (th->pcbuf_count == TT_TENSIX_PCBUF_DEPTH) {
-        if (tt_wait(t, TT_BRISC, TT_WAIT_PCBUF_FULL, i, true)) {
+        if (tt_wait(t, TT_BRISC, TT_WAIT_PCBUF_FULL, i)) {
             return 0;   /* not reached */
         }
         qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d: PC buffer %d full: 0x%x "
@@ -584,8 +582,8 @@ static uint32_t tt_pcbuf_trisc(TTTensix *t, int i, hwaddr addr, uint32_t val,
         if (write) {
             return 0;           /* discarded */
         }
-        if (!th->pcbuf_count && !tt_wait(t, TT_TRISC0 + i, TT_WAIT_PCBUF, i,
-                                         true)) {
+        if (!th->pcbuf_count && !tt_wait(t, TT_TRISC0 + i, TT_WAIT_PCBUF,
+                                         i)) {
             return 0;           /* not a core's access: nothing to wait for */
         }
         v = th->pcbuf[th->pcbuf_head];
@@ -596,12 +594,12 @@ static uint32_t tt_pcbuf_trisc(TTTensix *t, int i, hwaddr addr, uint32_t val,
     case TT_PCBUF_SYNC:
         /* the load completes once the thread has nothing in flight */
         if (!write && !tt_wait_done(t, TT_WAIT_SYNC, i)) {
-            tt_wait(t, TT_TRISC0 + i, TT_WAIT_SYNC, i, true);
+            tt_wait(t, TT_TRISC0 + i, TT_WAIT_SYNC, i);
         }
         return 0;
     case TT_PCBUF_MOP_SYNC:     /* the load completes once MOPs expanded */
         if (!write && !tt_expander_idle(th)) {
-            tt_wait(t, TT_TRISC0 + i, TT_WAIT_MOP, i, true);
+            tt_wait(t, TT_TRISC0 + i, TT_WAIT_MOP, i);
         }
         return 0;
     }

@@ -569,58 +569,199 @@ bool tensix_elwmul(TTTensix *t, int thread, uint32_t w)
 
 /* -------------------------------------------------------- max pool -- */
 
-/* Sign-magnitude as an ordered integer; -0 < +0 */
-static int32_t tt_key(uint32_t x)
+/*
+ * GMPOOL's datum (GMPOOL.md "Supporting definitions"): a sign, a 9-bit
+ * exponent (a sum of SrcA's and SrcB's) and 10 bits of mantissa or
+ * magnitude, ordered as sign * (exponent << 10 | mantissa).
+ */
+typedef struct TTPoolDatum {
+    bool sign;
+    uint32_t exp, man;
+} TTPoolDatum;
+
+/* The styles GMPOOL.md computes in */
+typedef enum {
+    TT_POOL_BF16, TT_POOL_TF32, TT_POOL_FP16, TT_POOL_INT8, TT_POOL_INT32,
+} TTPoolStyle;
+
+static int32_t tt_pool_key(TTPoolDatum d)
 {
-    return x >> 31 ? (int32_t)(x ^ 0x7fffffff) : (int32_t)x;
+    int32_t k = (int32_t)((d.exp << 10) + d.man);
+
+    return d.sign ? -k : k;
+}
+
+/* ReadDst: a raw Dst32b word (Dst16b in its high half) */
+static TTPoolDatum tt_pool_read_dst(uint32_t v, TTPoolStyle st)
+{
+    TTPoolDatum d = { .sign = v >> 31 };
+
+    switch (st) {
+    case TT_POOL_INT32:         /* Sign,MagMiddle(7),MagHi(8),MagLo(16) */
+        d.man = v & 0x3ff;
+        d.exp = (v >> 10 & 0x3f) | (v >> 24 & 7) << 6;
+        break;
+    case TT_POOL_FP16:          /* Sign,Man(10),Exp(5) */
+        d.exp = (v >> 16 & 0x1f) + 15;
+        d.man = v >> 21 & 0x3ff;
+        break;
+    default:                    /* Sign,Man(7),Exp(8), TF32 3 more bits */
+        d.exp = (v >> 16 & 0xff) + 127;
+        d.man = (v >> 24 & 0x7f) << 3;
+        if (st == TT_POOL_TF32) {
+            d.man += v >> 13 & 7;
+        }
+    }
+    return d;
+}
+
+/* WriteDst (an unscaled exponent wraps, as on the hardware) */
+static uint32_t tt_pool_write_dst(TTPoolDatum d, TTPoolStyle st)
+{
+    uint32_t x;
+
+    switch (st) {
+    case TT_POOL_INT32:         /* sign and 13 bits of magnitude */
+        return (uint32_t)d.sign << 31 | (d.exp & 7) << 10 | d.man;
+    case TT_POOL_FP16:
+        if (!(d.exp & 0x3f)) {
+            return 0;
+        }
+        return (uint32_t)d.sign << 31 | d.man << 21 |
+               ((d.exp - 15) & 0x1f) << 16;
+    default:
+        if (!d.exp) {
+            return 0;
+        }
+        x = (uint32_t)d.sign << 31 | (d.man & 0x3f8) << 21 |
+            ((d.exp - 127) & 0xff) << 16;
+        return st == TT_POOL_TF32 ? x + ((d.man & 7) << 13) : x;
+    }
 }
 
 /*
- * GMPOOL (GMPOOL.md): per column, the maximum of Dst's value and 16 SrcA
- * rows; an invalid Dst row counts as -inf, a previous FP32 maximum is
- * truncated to TF32, and the next three Dst rows become zero.
+ * ReadAndScaleSrc: SrcA's cell scaled by the exponent of SrcB's (a zero
+ * SrcB exponent gives minus infinity, a zero SrcA exponent +0)
+ */
+static TTPoolDatum tt_pool_src(uint32_t a, TTPoolStyle st, uint32_t b)
+{
+    uint32_t ea = a >> 23 & 0xff, eb = b >> 23 & 0xff;
+    TTPoolDatum d = { .sign = a >> 31, .man = a >> 13 & 0x3ff };
+
+    if (!eb) {
+        return (TTPoolDatum) { .sign = true, .exp = 0x1ff, .man = 0x3ff };
+    }
+    if (!ea) {
+        return (TTPoolDatum) { 0 };
+    }
+    switch (st) {
+    case TT_POOL_INT8:
+        d.exp = 0;
+        break;
+    case TT_POOL_FP16:
+        d.exp = (ea & 0x1f) + (eb & 0x1f);
+        break;
+    case TT_POOL_BF16:
+        d.man &= 0x3f8;
+        /* fall through */
+    default:
+        d.exp = ea + eb;
+    }
+    return d;
+}
+
+/* GMPOOL.md "Determine the data formats": SrcA's style and Dst's */
+static void tt_pool_styles(TTTensix *t, int thread, const TTFpuOp *op,
+                           bool argmax, TTPoolStyle *sa, TTPoolStyle *sd)
+{
+    bool fp16 = op->fmt_a == TT_FMT_FP16 || op->fmt_a == TT_FMT_FP8 ||
+                op->fmt_a == TT_FMT_BFP8A || op->fmt_a == TT_FMT_BFP4A ||
+                op->fmt_a == TT_FMT_BFP2A || op->fmt_a == TT_FMT_INT8;
+
+    if (TT_THCFG(t->th[thread].thread_cfg, FP16A_FORCE_Enable)) {
+        *sa = *sd = TT_POOL_FP16;
+    } else if (op->int8) {
+        *sa = TT_POOL_INT8;
+        *sd = TT_POOL_INT32;
+    } else if (op->fmt_a == TT_FMT_TF32) {
+        *sa = TT_POOL_TF32;
+        *sd = argmax ? TT_POOL_INT32 : op->dst32 ? TT_POOL_TF32
+                                                 : TT_POOL_BF16;
+    } else {
+        *sa = fp16 ? TT_POOL_FP16 : TT_POOL_BF16;
+        *sd = op->dst32 && !argmax ? TT_POOL_TF32 : *sa;
+    }
+}
+
+/*
+ * One column: the maximum of Dst's datum and 16 scaled SrcA rows, and
+ * with ArgMax the index among the first eight (GMPOOL.md's visitation
+ * order and index transform, ties to the later row)
+ */
+static uint32_t tt_pool_column(const TTFpuOp *op, unsigned c, uint32_t dv,
+                               TTPoolStyle sa, TTPoolStyle sd, bool argmax)
+{
+    static const uint8_t nonlinear[8] = { 0, 3, 6, 1, 4, 7, 2, 5 };
+    TTPoolDatum max = tt_pool_read_dst(dv, sd);
+    uint32_t index = dv & 0xff, phase = (dv + 0x100) & 0xf00;
+
+    for (unsigned n = 0; n < 16; n++) {
+        unsigned i = n < 8 ? n ^ 4 : n;
+        TTPoolDatum x = tt_pool_src(op->a[op->ra + i][c], sa,
+                                    op->b[op->rb][i]);
+
+        if (tt_pool_key(x) >= tt_pool_key(max)) {
+            max = x;
+            if (i < 8) {
+                index = (phase >> 4) + nonlinear[i];
+            }
+        }
+    }
+    if (!argmax) {
+        return tt_pool_write_dst(max, sd);
+    }
+    index = phase | (index & 0xff);
+    return sd == TT_POOL_INT32 ? index : tt_pool_write_dst(max, sd) | index;
+}
+
+/*
+ * GMPOOL (GMPOOL.md): per column, the maximum of a Dst row and a 16x16
+ * SrcA block scaled by the exponents of a SrcB row; an invalid Dst row
+ * counts as minus infinity (all bits set); the next three rows become
+ * zero (with ArgMax in 32-bit Dst: their index phase, advanced).
  */
 bool tensix_gmpool(TTTensix *t, int thread, uint32_t w)
 {
+    bool argmax = tt_gmpool_max_pool_index_en(w);
+    TTPoolStyle sa, sd;
     TTFpuOp op;
 
     if (!tt_fpu_both_ready(t, thread)) {
         return false;
     }
-    if (tt_gmpool_max_pool_index_en(w)) {
-        qemu_log_mask(LOG_UNIMP, "x%dy%d tensix T%d: GMPOOL ArgMax not "
-                      "modelled: plain maximum\n", t->tile_x, t->tile_y,
-                      thread);
-    }
     tt_fpu_setup(t, thread, &op, tt_gmpool_dst(w), 4);
     op.ra = t->th[thread].rwc.srca & 0x30;
+    tt_pool_styles(t, thread, &op, argmax, &sa, &sd);
     tt_fpu_trace(t, thread, w, &op);
     for (unsigned c = 0; c < 16; c++) {
-        uint32_t m = op.dst32
-            ? tt_dst_dec_fp32(tt_dst_rd32(t, op.drow, c, ~0u)) & 0xffffe000
-            : (uint32_t)tt_dst_dec_bf16(tt_dst_rd16(t, op.drow, c,
-                                                    0xffff)) << 16;
+        uint32_t dv = op.dst32 ? tt_dst_rd32(t, op.drow, c, ~0u)
+                               : (uint32_t)tt_dst_rd16(t, op.drow, c,
+                                                       0xffff) << 16;
 
-        for (unsigned i = 0; i < 16; i++) {
-            uint32_t v = op.a[op.ra + i][c];
-
-            if (op.fmt_a != TT_FMT_TF32) {
-                v &= 0xffff0000;
-            }
-            if (!(v >> 23 & 0xff)) {
-                v = 0;
-            }
-            if (tt_key(v) > tt_key(m)) {
-                m = v;
+        dv = tt_pool_column(&op, c, dv, sa, sd, argmax);
+        for (unsigned r = 1; r < 4; r++) {
+            if (op.dst32) {
+                tt_dst_wr32(t, op.drow + r, c, argmax
+                            ? (tt_dst_rd32(t, op.drow + r, c, ~0u) + 0x100) &
+                              0xf00 : 0);
+            } else {
+                tt_dst_wr16(t, op.drow + r, c, 0);
             }
         }
-        for (unsigned r = 0; r < 4; r++) {
-            if (op.dst32) {
-                tt_dst_wr32(t, op.drow + r, c, r ? 0 : tt_dst_enc_fp32(m));
-            } else {
-                tt_dst_wr16(t, op.drow + r, c,
-                            r ? 0 : tt_dst_enc_bf16(m >> 16));
-            }
+        if (op.dst32) {
+            tt_dst_wr32(t, op.drow, c, dv);
+        } else {
+            tt_dst_wr16(t, op.drow, c, dv >> 16);
         }
     }
     tt_fpu_rows_valid(t, &op, op.drow, 4);

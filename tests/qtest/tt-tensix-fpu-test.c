@@ -714,6 +714,88 @@ static void test_gmpool(void)
 }
 
 /*
+ * GMPOOL scales SrcA row i by the exponent of SrcB row 0 column i
+ * (GMPOOL.md ReadAndScaleSrc): here 4.0 for row 3, and an exponent of 0
+ * (minus infinity) for row 7.  SrcA is 1.0 except column 1 row 5 (8.0),
+ * column 2 (-0.5, row 3 -1.0) and column 3 (-1.0, row 7 100.0).  Maxima:
+ * 4.0 (row 3 scaled), 8.0 in column 1, -0.5 in column 2 (row 3 became
+ * -4.0) and -1.0 in column 3 (row 7 is -inf), as DstBits (Sign,Man7,Exp8).
+ */
+static void test_gmpool_scaling(void)
+{
+    uint16_t exp_row[16], a[16 * 16], b[8 * 16] = { 0 };
+    TTTensixCfg *c = tt_tensix_start();
+
+    for (int i = 0; i < 16; i++) {
+        for (int col = 0; col < 16; col++) {
+            a[16 * i + col] = 0x3f80;
+        }
+        a[16 * i + 2] = i == 3 ? 0xbf80 : 0xbf00;
+        a[16 * i + 3] = i == 7 ? 0x42c8 : 0xbf80;
+        b[i] = i == 3 ? 0x4080 : i == 7 ? 0x0000 : 0x3f80;
+        exp_row[i] = 0x0081;
+    }
+    a[16 * 5 + 1] = 0x4100;
+    exp_row[1] = 0x0082;
+    exp_row[2] = 0x807e;
+    exp_row[3] = 0x807f;
+    load_ab(c, TT_FMT_BF16, a, 16, b, 8);
+    push(c, MATH, ZEROACC_ALL);
+    push(c, MATH, TT_ENC_GMPOOL(0, 1, 0, 0, 0));
+    tt_tensix_check_dst16(c, 0, exp_row, 1);
+    tt_tensix_end(c);
+}
+
+/*
+ * GMPOOL's ArgMax with BF16 in a 32-bit Dst (GMPOOL.md): the maximum in
+ * the high half, the index phase and the transformed index of the
+ * largest of SrcA's first eight rows in the low half; rows are visited
+ * 4-7, 0-3, 8-15 and ties go to the later one.  Column 0 is 1.0 with 8.0
+ * in row 5 and 16.0 in row 12: 16.0 with index 7 (row 5 transformed).
+ * The other columns are all 1.0: index 1 (row 3, visited last).  A second
+ * GMPOOL on the same row advances the phase to 0x100 (the index adds
+ * phase >> 4 where it changes: 0x11 in the tied columns) and the three
+ * rows below become the advanced phase of what they held.
+ */
+static void test_gmpool_argmax(void)
+{
+    uint16_t a[16 * 16], b[8 * 16] = { 0 };
+    uint32_t exp[16], rows[16];
+    TTTensixCfg *c = tt_tensix_start();
+
+    for (int i = 0; i < 16; i++) {
+        for (int col = 0; col < 16; col++) {
+            a[16 * i + col] = 0x3f80;
+        }
+        b[i] = 0x3f80;
+    }
+    a[16 * 5] = 0x4100;
+    a[16 * 12] = 0x4180;
+    load_ab(c, TT_FMT_BF16, a, 16, b, 8);
+    TT_CFG_SET(c, ALU_ACC_CTRL_Fp32_enabled, 1);
+    push(c, MATH, ZEROACC_ALL);
+    push(c, MATH, TT_ENC_GMPOOL(0, 1, 0, 1, 0));
+    for (int col = 0; col < 16; col++) {
+        exp[col] = col ? 0x007f0001 : 0x00830007;
+        rows[col] = 0;
+    }
+    tt_tensix_check_dst32(c, 0, exp);
+    for (int r = 1; r < 4; r++) {
+        tt_tensix_check_dst32(c, r, rows);
+    }
+    push(c, MATH, TT_ENC_GMPOOL(0, 1, 0, 1, 0));
+    for (int col = 0; col < 16; col++) {
+        exp[col] = col ? 0x007f0111 : 0x00830107;
+        rows[col] = 0x100;
+    }
+    tt_tensix_check_dst32(c, 0, exp);
+    for (int r = 1; r < 4; r++) {
+        tt_tensix_check_dst32(c, r, rows);
+    }
+    tt_tensix_end(c);
+}
+
+/*
  * GMPOOL with FP32 Dst starts from the Dst value truncated to TF32
  * (GMPOOL.md ReadDst with DstStyle TF32: 10 mantissa bits), and writes
  * that back even when no SrcA value is larger.  Dst row 0 is first made
@@ -1271,6 +1353,10 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/tensix-fpu/gmpool", test_gmpool);
     qtest_add_func("/blackhole/tensix-fpu/gmpool-fp32-truncation",
                    test_gmpool_fp32_truncation);
+    qtest_add_func("/blackhole/tensix-fpu/gmpool-scaling",
+                   test_gmpool_scaling);
+    qtest_add_func("/blackhole/tensix-fpu/gmpool-argmax",
+                   test_gmpool_argmax);
     qtest_add_func("/blackhole/tensix-fpu/gapool", test_gapool);
     qtest_add_func("/blackhole/tensix-fpu/mova2d", test_mova2d);
     qtest_add_func("/blackhole/tensix-fpu/mova2d-tf32", test_mova2d_tf32);

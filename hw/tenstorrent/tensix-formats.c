@@ -19,9 +19,9 @@
 #include "qemu/osdep.h"
 #include "qemu/host-utils.h"
 #include "fpu/softfloat.h"
-#include "tensix-internal.h"
+#include "tensix-formats.h"
 
-unsigned tt_fmt_bits(unsigned fmt)
+static inline QEMU_ALWAYS_INLINE unsigned tt_bits(unsigned fmt)
 {
     switch (fmt) {
     case TT_FMT_FP32: case TT_FMT_TF32: case TT_FMT_INT32:
@@ -37,6 +37,11 @@ unsigned tt_fmt_bits(unsigned fmt)
     default:
         return 0;
     }
+}
+
+unsigned tt_fmt_bits(unsigned fmt)
+{
+    return tt_bits(fmt);
 }
 
 bool tt_fmt_is_bfp(unsigned fmt)
@@ -129,8 +134,9 @@ static uint16_t tt_int8_to_fp16(uint8_t raw, bool is_unsigned)
 }
 
 /* Normalise a datum to BF16/FP16/FP32/INT bits (first half of the doc's) */
-static bool tt_unpack_widen(unsigned *in, uint32_t *raw, uint8_t exp,
-                            bool int8_unsigned, bool fp8_e4m3)
+static inline QEMU_ALWAYS_INLINE bool
+tt_unpack_widen(unsigned *in, uint32_t *raw, uint8_t exp, bool int8_unsigned,
+                bool fp8_e4m3)
 {
     uint16_t h;
 
@@ -159,9 +165,9 @@ static bool tt_unpack_widen(unsigned *in, uint32_t *raw, uint8_t exp,
     }
 }
 
-bool tt_fmt_unpack(unsigned in, unsigned out, uint32_t raw, uint8_t exp,
-                   bool to_dst, bool int8_unsigned, bool fp8_e4m3,
-                   uint32_t *val)
+static inline QEMU_ALWAYS_INLINE bool
+tt_unpack_one(unsigned in, unsigned out, uint32_t raw, uint8_t exp,
+              bool to_dst, bool int8_unsigned, bool fp8_e4m3, uint32_t *val)
 {
     if (in == TT_FMT_FP32) {
         switch (out) {
@@ -209,6 +215,75 @@ bool tt_fmt_unpack(unsigned in, unsigned out, uint32_t raw, uint8_t exp,
     }
 }
 
+bool tt_fmt_unpack(unsigned in, unsigned out, uint32_t raw, uint8_t exp,
+                   bool to_dst, bool int8_unsigned, bool fp8_e4m3,
+                   uint32_t *val)
+{
+    return tt_unpack_one(in, out, raw, exp, to_dst, int8_unsigned, fp8_e4m3,
+                         val);
+}
+
+/*
+ * Row converters: tt_unpack_one on a run of datums, compiled once per
+ * common conversion so the format decisions fold away.  Only pairs whose
+ * acceptance does not depend on the datum are listed (not BFPnA, whose
+ * exponent may not fit FP16, nor the flag-dependent FP8 and INT8).
+ */
+static inline QEMU_ALWAYS_INLINE void
+tt_unpack_row(const uint8_t *l1, uint32_t *val, unsigned n, uint8_t exp,
+              unsigned in, unsigned out, bool to_dst)
+{
+    unsigned bytes = tt_bits(in) / 8;
+
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t raw = bytes == 4 ? ldl_le_p(l1 + 4 * i)
+                     : bytes == 2 ? lduw_le_p(l1 + 2 * i) : l1[i];
+
+        tt_unpack_one(in, out, raw, exp, to_dst, false, false, &val[i]);
+    }
+}
+
+#define TT_UNPACK_ROWS(X) \
+    X(FP32, FP32) X(FP32, TF32) X(FP32, BF16) X(FP32, FP16) \
+    X(TF32, TF32) X(INT32, INT32) X(BF16, BF16) X(FP16, FP16) \
+    X(INT16, INT16) X(BFP8, BFP8)
+
+#define TT_UNPACK_ROW_FNS(IN, OUT) \
+    static void tt_unpack_row_##IN##_##OUT##_src(const uint8_t *l1, \
+            uint32_t *val, unsigned n, uint8_t exp) \
+    { \
+        tt_unpack_row(l1, val, n, exp, TT_FMT_##IN, TT_FMT_##OUT, false); \
+    } \
+    static void tt_unpack_row_##IN##_##OUT##_dst(const uint8_t *l1, \
+            uint32_t *val, unsigned n, uint8_t exp) \
+    { \
+        tt_unpack_row(l1, val, n, exp, TT_FMT_##IN, TT_FMT_##OUT, true); \
+    }
+TT_UNPACK_ROWS(TT_UNPACK_ROW_FNS)
+
+#define TT_UNPACK_ROW_ENTRY(IN, OUT) \
+    { TT_FMT_##IN, TT_FMT_##OUT, \
+      { tt_unpack_row_##IN##_##OUT##_src, tt_unpack_row_##IN##_##OUT##_dst } },
+
+static const struct {
+    uint8_t in, out;
+    TTUnpackRowFn *fn[2];       /* to Src, to Dst */
+} tt_unpack_rows[] = { TT_UNPACK_ROWS(TT_UNPACK_ROW_ENTRY) };
+
+TTUnpackRowFn *tt_fmt_unpack_row(unsigned in, unsigned out, bool to_dst)
+{
+    uint32_t v;
+
+    for (unsigned i = 0; i < ARRAY_SIZE(tt_unpack_rows); i++) {
+        if (tt_unpack_rows[i].in == in && tt_unpack_rows[i].out == out) {
+            /* any datum decides whether the pair is accepted */
+            return tt_unpack_one(in, out, 0, 0, to_dst, false, false, &v)
+                   ? tt_unpack_rows[i].fn[to_dst] : NULL;
+        }
+    }
+    return NULL;
+}
+
 /* ------------------------------------------------------------ packing -- */
 
 /*
@@ -219,30 +294,15 @@ bool tt_fmt_unpack(unsigned in, unsigned out, uint32_t raw, uint8_t exp,
  * Modes: Read_32b_data << 8 | In << 4 | Out, the combinations Blackhole
  * supports (Packers/FormatConversion.md; ttsim's list).
  */
-static const uint16_t tt_pack_modes[] = {
-    0x010, 0x011, 0x015, 0x01a, 0x026, 0x050, 0x055, 0x056, 0x057, 0x05f,
-    0x060, 0x065, 0x066, 0x067, 0x099, 0x100, 0x101, 0x106, 0x107, 0x10f,
-    0x111, 0x11a, 0x155, 0x166, 0x167, 0x188, 0x199, 0x1ee,
-};
+#define TT_PACK_MODES(X) \
+    X(0x010) X(0x011) X(0x015) X(0x01a) X(0x026) X(0x050) X(0x055) \
+    X(0x056) X(0x057) X(0x05f) X(0x060) X(0x065) X(0x066) X(0x067) \
+    X(0x099) X(0x100) X(0x101) X(0x106) X(0x107) X(0x10f) X(0x111) \
+    X(0x11a) X(0x155) X(0x166) X(0x167) X(0x188) X(0x199) X(0x1ee)
 
 static unsigned tt_pack_mode(const TTPackFormat *f)
 {
     return f->dst32 << 8 | f->in << 4 | f->out;
-}
-
-bool tt_fmt_pack_supported(const TTPackFormat *f)
-{
-    unsigned mode = tt_pack_mode(f);
-
-    for (unsigned i = 0; i < ARRAY_SIZE(tt_pack_modes); i++) {
-        if (tt_pack_modes[i] == mode) {
-            /* FP8 output is E4M3 on Blackhole */
-            return (f->out != TT_FMT_FP8 || f->fp8_e4m3) &&
-                   (f->round_10b == (mode == 0x111 || mode == 0x11a) ||
-                    mode == 0x01a);
-        }
-    }
-    return false;
 }
 
 static uint32_t tt_nan_to_inf32(uint32_t v)
@@ -251,7 +311,8 @@ static uint32_t tt_nan_to_inf32(uint32_t v)
 }
 
 /* Early conversion of a Dst32b value */
-static uint32_t tt_pack_early32(const TTPackFormat *f, uint32_t x)
+static inline QEMU_ALWAYS_INLINE uint32_t
+tt_pack_early32(const TTPackFormat *f, uint32_t x)
 {
     uint32_t v = tt_dst_dec_fp32(x), mag = v & 0x7fffffff;
 
@@ -278,7 +339,8 @@ static uint32_t tt_pack_early32(const TTPackFormat *f, uint32_t x)
 }
 
 /* Early conversion of a Dst16b value */
-static uint32_t tt_pack_early16(const TTPackFormat *f, uint16_t x)
+static inline QEMU_ALWAYS_INLINE uint32_t
+tt_pack_early16(const TTPackFormat *f, uint16_t x)
 {
     uint32_t v, e;
 
@@ -315,7 +377,8 @@ static uint32_t tt_pack_early16(const TTPackFormat *f, uint16_t x)
 }
 
 /* ReLU on the intermediate value (Packers/ReLU.md; modes 0-3) */
-static uint32_t tt_pack_relu(const TTPackFormat *f, uint32_t v)
+static inline QEMU_ALWAYS_INLINE uint32_t
+tt_pack_relu(const TTPackFormat *f, uint32_t v)
 {
     unsigned mode = f->relu_mode, thr = f->relu_threshold;
     uint32_t sign, t;
@@ -370,7 +433,8 @@ static uint32_t tt_fp16_to_e4m3(uint32_t v)
 }
 
 /* Late conversion of the intermediate value into Out_data_format */
-static uint32_t tt_pack_late(const TTPackFormat *f, uint32_t v)
+static inline QEMU_ALWAYS_INLINE uint32_t
+tt_pack_late(const TTPackFormat *f, uint32_t v)
 {
     unsigned e;
 
@@ -397,7 +461,8 @@ static uint32_t tt_pack_late(const TTPackFormat *f, uint32_t v)
     }
 }
 
-uint32_t tt_fmt_pack(const TTPackFormat *f, uint32_t raw)
+static inline QEMU_ALWAYS_INLINE uint32_t
+tt_pack_one(const TTPackFormat *f, uint32_t raw)
 {
     uint32_t v = f->dst32 ? tt_pack_early32(f, raw) : tt_pack_early16(f, raw);
 
@@ -406,6 +471,64 @@ uint32_t tt_fmt_pack(const TTPackFormat *f, uint32_t raw)
         v = tt_tf19_to_fp16(v);
     }
     return tt_pack_late(f, v);
+}
+
+uint32_t tt_fmt_pack(const TTPackFormat *f, uint32_t raw)
+{
+    return tt_pack_one(f, raw);
+}
+
+/* Row converters: tt_pack_one compiled once per mode (flags stay live) */
+static inline QEMU_ALWAYS_INLINE void
+tt_pack_row(const TTPackFormat *f, const uint32_t *raw, uint32_t *val,
+            unsigned n, unsigned mode)
+{
+    TTPackFormat k = *f;
+
+    k.dst32 = mode >> 8;
+    k.in = mode >> 4 & 15;
+    k.out = mode & 15;
+    for (unsigned i = 0; i < n; i++) {
+        val[i] = tt_pack_one(&k, raw[i]);
+    }
+}
+
+#define TT_PACK_ROW_FN(m) \
+    static void tt_pack_row_##m(const TTPackFormat *f, const uint32_t *raw, \
+                                uint32_t *val, unsigned n) \
+    { \
+        tt_pack_row(f, raw, val, n, m); \
+    }
+TT_PACK_MODES(TT_PACK_ROW_FN)
+
+#define TT_PACK_ROW_ENTRY(m) { m, tt_pack_row_##m },
+
+static const struct {
+    uint16_t mode;
+    TTPackRowFn *fn;
+} tt_pack_rows[] = { TT_PACK_MODES(TT_PACK_ROW_ENTRY) };
+
+TTPackRowFn *tt_fmt_pack_row(const TTPackFormat *f)
+{
+    unsigned mode = tt_pack_mode(f);
+
+    for (unsigned i = 0; i < ARRAY_SIZE(tt_pack_rows); i++) {
+        if (tt_pack_rows[i].mode == mode) {
+            return tt_pack_rows[i].fn;
+        }
+    }
+    return NULL;
+}
+
+bool tt_fmt_pack_supported(const TTPackFormat *f)
+{
+    unsigned mode = tt_pack_mode(f);
+
+    /* FP8 output is E4M3 on Blackhole */
+    return tt_fmt_pack_row(f) &&
+           (f->out != TT_FMT_FP8 || f->fp8_e4m3) &&
+           (f->round_10b == (mode == 0x111 || mode == 0x11a) ||
+            mode == 0x01a);
 }
 
 /*

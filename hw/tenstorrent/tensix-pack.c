@@ -21,7 +21,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/bswap.h"
-#include "tensix-internal.h"
+#include "tensix-formats.h"
 #include "trace.h"
 
 /* L1 output staged and written in runs (so translated code stays valid) */
@@ -61,12 +61,30 @@ static void tt_pack_put(TTPackOut *o, uint32_t addr, uint8_t v)
     o->buf[o->len++] = v;
 }
 
+/* tt_pack_put of @len bytes from @addr on */
+static void tt_pack_put_run(TTPackOut *o, uint32_t addr, const uint8_t *v,
+                            unsigned len)
+{
+    if (!o->len) {
+        o->start = addr;
+    }
+    if (addr - o->start == o->len && o->len + len <= sizeof(o->buf)) {
+        memcpy(o->buf + o->len, v, len);    /* appended, as byte by byte */
+        o->len += len;
+        return;
+    }
+    for (unsigned i = 0; i < len; i++) {
+        tt_pack_put(o, addr + i, v[i]);
+    }
+}
+
 /* Everything one PACR needs */
 typedef struct TTPack {
     TTTensix *t;
     int thread;
     uint32_t w;
     TTPackFormat f;
+    TTPackRowFn *row_fn;        /* f's conversion, a row at a time */
     unsigned in_bits, out_bits;
     bool l1_acc, bfp;
     unsigned start;             /* first Dst datum (row * 16 + column) */
@@ -109,6 +127,7 @@ static bool tt_pack_formats(TTPack *p, const uint32_t *c)
     p->out_bits = tt_fmt_bits(f->out);
     p->bfp = tt_fmt_is_bfp(f->out);
     p->l1_acc = TT_CFG(c, THCON_SEC0_REG1_Pack_L1_Acc);
+    p->row_fn = tt_fmt_pack_row(f);
     if (!tt_fmt_pack_supported(f) || !p->out_bits) {
         qemu_log_mask(LOG_UNIMP, "x%dy%d tensix T%d: packer conversion "
                       "%s%u -> %u not modelled: nothing written\n",
@@ -153,12 +172,11 @@ static void tt_pack_input(TTPack *p, const uint32_t *c)
     p->strided = tt_pacr_dst_access_mode(p->w);
 }
 
-/* Dst datum @i of this PACR through its read interface */
-static unsigned tt_pack_datum(TTPack *p, unsigned i)
+/* The Dst datum read interface @k (of those selected) reads @x-th */
+static unsigned tt_pack_datum(TTPack *p, unsigned k, unsigned x)
 {
-    unsigned k = p->intf[i / p->base];
-
-    return (p->start + (p->strided ? 256 * k : 16 * k) + i % p->base) &
+    k = p->intf[k];
+    return (p->start + (p->strided ? 256 * k : 16 * k) + x) &
            (TT_DST_ROWS * TT_ROW_DATUMS - 1);
 }
 
@@ -181,8 +199,12 @@ static void tt_pack_open(TTPack *p, const uint32_t *c)
     pk->open = true;
 }
 
-/* The edge mask of the next datum (EdgeMasking.md); advances position */
-static bool tt_pack_edge(TTPack *p, const uint32_t *c, unsigned col)
+/*
+ * The edge masks of the next @n datums, from column @col within one row
+ * of the edge-mask position (EdgeMasking.md); advances the position.
+ */
+static unsigned tt_pack_edge(TTPack *p, const uint32_t *c, unsigned col,
+                             unsigned n)
 {
     TTTensixPacker *pk = &p->t->packer;
     unsigned b = TT_CFG(c, PCK_EDGE_TILE_ROW_SET_SELECT_select) & 3;
@@ -192,32 +214,39 @@ static bool tt_pack_edge(TTPack *p, const uint32_t *c, unsigned col)
     unsigned mask = TT_CFG_AT(c, PCK_EDGE_OFFSET_SECn_mask, set);
     unsigned reads = TT_CFG(c, PACK_COUNTERS_SECn_pack_reads_per_xy_plane);
 
-    if (++pk->tpg_x == 16) {
+    pk->tpg_x += n;
+    if (pk->tpg_x == 16) {
         pk->tpg_x = 0;
         if (++pk->tpg_y == reads) {
             pk->tpg_y = 0;
             pk->tpg_z++;
         }
     }
-    return mask & BIT(col);
+    return extract32(mask, col, n);
 }
 
-/* Store one converted datum (bits at L1 bit address @bit) */
-static void tt_pack_store(TTPack *p, TTPackOut *o, uint64_t bit, uint32_t v)
+/* Store @n converted datums of whole bytes from L1 byte @byte on */
+static void tt_pack_store(TTPack *p, TTPackOut *o, uint32_t byte,
+                          const uint32_t *v, unsigned n)
 {
-    uint32_t byte = bit / 8;
-    unsigned n = p->out_bits / 8;
+    unsigned nb = p->out_bits / 8;
+    uint8_t buf[TT_ROW_DATUMS * 4];
 
-    if (p->l1_acc) {
+    if (!p->l1_acc) {
+        for (unsigned k = 0; k < n; k++) {
+            stn_le_p(buf + k * nb, nb, v[k]);
+        }
+        tt_pack_put_run(o, byte, buf, n * nb);
+        return;
+    }
+    for (unsigned k = 0; k < n; k++, byte += nb) {
         uint32_t old = 0;
 
-        for (unsigned i = 0; i < n; i++) {
+        for (unsigned i = 0; i < nb; i++) {
             old |= (uint32_t)tt_pack_peek(o, byte + i) << (8 * i);
         }
-        v = tt_fmt_l1_acc(p->f.out, old, v);
-    }
-    for (unsigned i = 0; i < n; i++) {
-        tt_pack_put(o, byte + i, v >> (8 * i));
+        stn_le_p(buf, nb, tt_fmt_l1_acc(p->f.out, old, v[k]));
+        tt_pack_put_run(o, byte, buf, nb);
     }
 }
 
@@ -228,50 +257,85 @@ static void tt_pack_block(TTPack *p, TTPackOut *o, uint64_t bit,
     TTTensixPacker *pk = &p->t->packer;
     uint8_t codes[16];          /* 16 datums of up to 8 bits */
     uint8_t e = tt_fmt_bfp_block(p->block, p->out_bits, codes);
-    uint32_t byte = bit / 8;
 
     tt_pack_put(&o[1], pk->exp + blk, e);
-    for (unsigned i = 0; i < p->out_bits * 2; i++) {
-        tt_pack_put(o, byte + i, codes[i]);
-    }
+    tt_pack_put_run(o, bit / 8, codes, p->out_bits * 2);
 }
 
-static bool tt_pack_in_l1(TTPack *p, uint64_t bit, unsigned bits)
+/* How many of @n datums from L1 bit @bit on lie inside L1 */
+static unsigned tt_pack_fit(TTPack *p, uint64_t bit, unsigned n)
 {
-    if (bit + bits <= (uint64_t)p->t->l1_size * 8) {
-        return true;
+    while (n && bit + (uint64_t)n * p->out_bits > p->t->l1_size * 8ull) {
+        n--;
     }
-    tt_pack_error(p, "writes past L1: the rest is dropped");
-    return false;
+    return n;
 }
 
-/* Move p->count datums (PACR.md, one datum at a time) */
+/*
+ * Datums @i.. (@n of them from Dst datum @d, within one Dst row, one
+ * edge-mask row and one BFP block) converted, masked and stored
+ * (PACR.md); false if they do not all fit in L1, having stored those
+ * before the first that does not.
+ */
+static bool tt_pack_datums(TTPack *p, const uint32_t *c, TTPackOut *o,
+                           unsigned i, unsigned d, unsigned n)
+{
+    TTTensix *t = p->t;
+    uint64_t bit0 = (uint64_t)t->packer.data * 8;
+    uint64_t bit = bit0 + (uint64_t)i * p->out_bits;
+    unsigned fit = tt_pack_fit(p, bit, n), m = fit, mask;
+    uint32_t raw[TT_ROW_DATUMS], v[TT_ROW_DATUMS];
+
+    if (p->bfp && t->packer.exp + i / 16 >= t->l1_size) {
+        m = 0;                  /* the exponent does not fit: no message */
+    }
+    /* the edge-mask position also counts the datum that stops the run */
+    mask = tt_pack_edge(p, c, i % 16, MIN(m + 1, n));
+    if (tt_pacr_zero_write(p->w)) {
+        mask = 0;
+    }
+    for (unsigned j = 0; j < m; j++) {
+        raw[j] = p->f.dst32 ? tt_dst_rd32(t, d / 16, d % 16 + j, 0)
+                            : tt_dst_rd16(t, d / 16, d % 16 + j, 0);
+    }
+    p->row_fn(&p->f, raw, v, m);
+    for (unsigned j = 0; j < m; j++) {
+        v[j] = mask & BIT(j) ? v[j] : 0;
+        if (p->bfp) {
+            p->block[(i + j) % 16] = v[j];
+        }
+    }
+    if (!p->bfp) {
+        tt_pack_store(p, o, bit / 8, v, m);
+    } else if (m && (i + m) % 16 == 0) {
+        tt_pack_block(p, o, bit0 + (uint64_t)(i & ~15u) * p->out_bits,
+                      i / 16);
+    }
+    if (m < n && m == fit) {
+        tt_pack_error(p, "writes past L1: the rest is dropped");
+    }
+    return m == n;
+}
+
+/*
+ * Move p->count datums (PACR.md) in runs sharing a Dst row, a row of the
+ * edge-mask position and a BFP block.
+ */
 static void tt_pack_run(TTPack *p, const uint32_t *c, TTPackOut *o)
 {
     TTTensixPacker *pk = &p->t->packer;
-    bool zero = tt_pacr_zero_write(p->w);
-    uint64_t bit0 = (uint64_t)pk->data * 8;
+    unsigned i = 0, n;
 
-    for (unsigned i = 0; i < p->count; i++) {
-        unsigned d = tt_pack_datum(p, i), row = d / 16, col = d % 16;
-        uint64_t bit = bit0 + (uint64_t)i * p->out_bits;
-        uint32_t v = 0;
+    for (unsigned k = 0; k < p->nintf; k++) {
+        for (unsigned x = 0; x < p->base && i < p->count; x += n, i += n) {
+            unsigned d = tt_pack_datum(p, k, x);
 
-        if (tt_pack_edge(p, c, i % 16) && !zero) {
-            v = tt_fmt_pack(&p->f, p->f.dst32
-                            ? tt_dst_rd32(p->t, row, col, 0)
-                            : tt_dst_rd16(p->t, row, col, 0));
-        }
-        if (!tt_pack_in_l1(p, bit, p->out_bits) ||
-            (p->bfp && pk->exp + i / 16 >= p->t->l1_size)) {
-            return;
-        }
-        if (!p->bfp) {
-            tt_pack_store(p, o, bit, v);
-        } else {
-            p->block[i % 16] = v;
-            if (i % 16 == 15) {
-                tt_pack_block(p, o, bit - 15 * p->out_bits, i / 16);
+            n = MIN(p->count - i, p->base - x);
+            n = MIN(n, 16 - i % 16);
+            n = MIN(n, 16 - pk->tpg_x);     /* tpg_x is below 16 */
+            n = MIN(n, 16 - d % 16);
+            if (!tt_pack_datums(p, c, o, i, d, n)) {
+                return;
             }
         }
     }
@@ -355,9 +419,13 @@ bool tensix_pacr(TTTensix *t, int thread, uint32_t w)
     const uint32_t *c = tt_cfgw(t, thread);
     TTTensixPacker *pk = &t->packer;
     TTPack p = { .t = t, .thread = thread, .w = w };
-    TTPackOut o[2] = { { .t = t }, { .t = t } };    /* data, exponents */
+    TTPackOut o[2] QEMU_UNINITIALIZED;              /* data, exponents */
     bool last = tt_pacr_last(w) || tt_pacr_flush(w);
 
+    for (unsigned i = 0; i < 2; i++) {
+        o[i].t = t;             /* buffers left uninitialised: 1 KiB */
+        o[i].start = o[i].len = 0;
+    }
     tt_pack_unmodelled(&p, c);
     if (tt_pack_formats(&p, c)) {
         tt_pack_input(&p, c);

@@ -19,7 +19,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "hw/registerfields.h"
-#include "tensix-internal.h"
+#include "tensix-formats.h"
 #include "trace.h"
 
 /* TileDescriptor, 128 bits at THCON_SEC[i]_REG0 (UNPACR_Regular.md) */
@@ -55,7 +55,7 @@ typedef struct TTUnpack {
     unsigned row_width, row_stride;  /* datums per L1 row, bytes apart */
     unsigned limit, fifo;       /* circular buffer, in 16-byte units */
     uint8_t forced_exp;
-    bool force_exp, to_dst, transpose, int8_unsigned, fp8_e4m3;
+    bool force_exp, to_dst, dst32, transpose, int8_unsigned, fp8_e4m3;
     unsigned out_addr, col_shift, upsample, interleave;
     uint32_t count, first;
 } TTUnpack;
@@ -189,6 +189,7 @@ static bool tt_unpack_output(TTUnpack *p, const uint32_t *c)
             ? extract32(c[TT_CFG_THCON_SEC0_REG2_Unpack_if_sel_cntx0_WORD],
                         p->ctx < 4 ? 4 + p->ctx : 16 + p->ctx, 1)
             : TT_CFG(c, THCON_SEC0_REG2_Unpack_If_Sel);
+        p->dst32 = ob == 32;
         p->transpose = TT_CFG(c, THCON_SEC0_REG2_Haloize_mode);
     }
     out = TT_CFG_AT(c, UNP0_ADDR_BASE_REG_n_Base, adc + 1) +
@@ -239,7 +240,8 @@ static bool tt_unpack_read(TTUnpack *p, uint64_t bit, uint32_t *v)
     const uint8_t *l1 = p->t->l1;
     uint64_t byte = bit / 8;
 
-    if (byte + DIV_ROUND_UP(p->bits, 8) > p->t->l1_size) {
+    if (byte >= p->t->l1_size ||
+        DIV_ROUND_UP(p->bits, 8) > p->t->l1_size - byte) {
         tt_unpack_error(p, "reads past L1: the rest is not unpacked");
         return false;
     }
@@ -259,81 +261,174 @@ static bool tt_unpack_read(TTUnpack *p, uint64_t bit, uint32_t *v)
     return true;
 }
 
-/* One datum to SrcA, SrcB or Dst at output position @o */
-static void tt_unpack_write(TTUnpack *p, unsigned o, uint32_t v)
+/* Copy @n cells (a whole row, the common case, as a fixed-size copy) */
+static void tt_unpack_cells(uint32_t *cell, const uint32_t *v, unsigned n)
+{
+    if (n == TT_ROW_DATUMS) {
+        memcpy(cell, v, TT_ROW_DATUMS * 4);
+    } else {
+        memcpy(cell, v, n * 4);
+    }
+}
+
+/* @n datums to Dst row @row from column @col */
+static void tt_unpack_dst(TTTensix *t, unsigned row, unsigned col,
+                          const uint32_t *v, unsigned n, bool dst32)
+{
+    for (unsigned k = 0; k < n; k++) {
+        if (dst32) {
+            tt_dst_wr32(t, row, col + k, v[k]);
+        } else {
+            tt_dst_wr16(t, row, col + k, v[k]);
+        }
+    }
+    tt_dst_set_valid(t, row, dst32);
+}
+
+/* @n datums to SrcA, SrcB or Dst from output position @o, in one row */
+static void tt_unpack_write(TTUnpack *p, unsigned o, const uint32_t *v,
+                            unsigned n)
 {
     TTTensix *t = p->t;
     TTTensixSrc *s = &t->src[p->u];
-    const uint16_t *tc = t->th[p->thread].thread_cfg;
-    unsigned row = o / 16, col = o % 16, bank = s->unpack_bank;
+    uint32_t (*cell)[TT_ROW_DATUMS] = s->cell[s->unpack_bank];
+    bool ovrd = TT_THCFG(t->th[p->thread].thread_cfg,
+                         SRCA_SET_SetOvrdWithAddr);
+    unsigned row = o / 16, col = o % 16;
 
     if (p->u) {
-        s->cell[bank][(row + s->row[p->thread]) & 0x3f][col] = v;
+        tt_unpack_cells(&cell[(row + s->row[p->thread]) & 0x3f][col], v, n);
         return;
     }
     if (p->to_dst) {
-        row = (row - 4) & (TT_THCFG(tc, SRCA_SET_SetOvrdWithAddr) ? 15
-                                                                  : 0x3ff);
-        if (tt_fmt_bits(p->out) == 32) {
-            tt_dst_wr32(t, row, col, v);
-        } else {
-            tt_dst_wr16(t, row, col, v);
-        }
-        tt_dst_set_valid(t, row, tt_fmt_bits(p->out) == 32);
+        tt_unpack_dst(t, (row - 4) & (ovrd ? 15 : 0x3ff), col, v, n,
+                      p->dst32);
         return;
     }
-    if (row < 4 || col < p->col_shift) {
+    if (row < 4 || col + n <= p->col_shift) {
         return;                 /* the 4-row header, the column shift */
+    }
+    if (col < p->col_shift) {
+        v += p->col_shift - col;
+        n -= p->col_shift - col;
+        col = p->col_shift;
     }
     row -= 4;
     col -= p->col_shift;
-    if (TT_THCFG(tc, SRCA_SET_SetOvrdWithAddr)) {
-        row &= 0x3f;            /* Blackhole wraps (ttsim) */
-    } else {
-        row = (row & 15) + s->row[p->thread];
+    row = ovrd ? row & 0x3f     /* Blackhole wraps (ttsim) */
+               : (row & 15) + s->row[p->thread];
+    if (!p->transpose) {
+        tt_unpack_cells(&cell[row & 0x3f][col], v, n);
+        return;
     }
-    if (p->transpose) {
-        unsigned low = row & 15;
-
-        row = (row & ~15u) | col;
-        col = low;
+    for (unsigned k = 0; k < n; k++) {
+        cell[((row & ~15u) | (col + k)) & 0x3f][row & 15] = v[k];
     }
-    s->cell[bank][row & 0x3f][col] = v;
 }
 
-/* The main loop of UNPACR_Regular.md (no decompression) */
+/* The shared exponent of datum @i */
+static uint8_t tt_unpack_exp(TTUnpack *p, uint32_t i)
+{
+    uint64_t ea = tt_unpack_wrap(p, (p->exp + i) / 16);
+
+    return p->force_exp ? p->forced_exp
+           : ea < p->t->l1_size ? p->t->l1[ea] : 0;
+}
+
+/* Datum @i, @x-th of the L1 row at @rowbit, the general way; false stops */
+static bool tt_unpack_datum(TTUnpack *p, uint32_t i, unsigned x,
+                            uint64_t rowbit, unsigned *o, bool zero)
+{
+    uint64_t bit = rowbit + (uint64_t)x * p->bits;
+    uint32_t raw, v;
+    uint8_t e = 0;
+
+    if (!tt_unpack_read(p, tt_unpack_wrap(p, bit / 8) * 8 + bit % 8, &raw)) {
+        return false;
+    }
+    if (tt_fmt_is_bfp(p->in)) {
+        e = tt_unpack_exp(p, i);
+    }
+    if (!tt_fmt_unpack(p->in, p->out, raw, e, p->to_dst, p->int8_unsigned,
+                       p->fp8_e4m3, &v)) {
+        tt_unpack_error(p, "undefined format conversion: not unpacked");
+        return false;
+    }
+    for (unsigned k = 0; k <= p->upsample; k++, (*o)++) {
+        if (!p->interleave || !k) {
+            uint32_t cell = zero || k ? 0 : v;
+
+            tt_unpack_write(p, *o, &cell, 1);
+        }
+    }
+    return true;
+}
+
+/*
+ * Datums @i.. (@n of them from the @x-th of the L1 row at @rowbit, in one
+ * Src/Dst row, with one exponent) with a row converter; false (nothing
+ * done) if they do not lie, wrapped alike, inside L1: the general path
+ * then takes them.
+ */
+static bool tt_unpack_fast(TTUnpack *p, TTUnpackRowFn *fn, uint32_t i,
+                           unsigned x, unsigned n, uint64_t rowbit,
+                           unsigned o, bool zero)
+{
+    unsigned bytes = p->bits / 8;
+    uint64_t a = rowbit / 8 + (uint64_t)x * bytes;
+    uint64_t last = a + (n - 1) * bytes;
+    uint32_t v[TT_ROW_DATUMS];
+
+    if ((a > p->limit * 16ull) != (last > p->limit * 16ull)) {
+        return false;
+    }
+    a = tt_unpack_wrap(p, a);
+    if (a >= p->t->l1_size || n * bytes > p->t->l1_size - a) {
+        return false;
+    }
+    if (zero) {
+        memset(v, 0, n * 4);
+    } else {
+        fn(p->t->l1 + a, v, n,
+           tt_fmt_is_bfp(p->in) ? tt_unpack_exp(p, i) : 0);
+    }
+    tt_unpack_write(p, o, v, n);
+    return true;
+}
+
+/*
+ * The main loop of UNPACR_Regular.md (no decompression), in runs of
+ * datums that share an L1 row, a Src/Dst row and a BFP exponent when a
+ * row converter applies, else datum by datum.
+ */
 static void tt_unpack_loop(TTUnpack *p, bool zero)
 {
-    unsigned o = p->out_addr;
+    TTUnpackRowFn *fn = p->upsample ? NULL
+                        : tt_fmt_unpack_row(p->in, p->out, p->to_dst);
+    bool bfp = tt_fmt_is_bfp(p->in);
+    unsigned o = p->out_addr, x = 0, n;     /* x: datum in the L1 row */
     uint64_t rowbit = p->bit;
 
-    for (uint32_t i = 0; i < p->count; i++) {
-        uint64_t bit = rowbit + (uint64_t)(i % p->row_width) * p->bits;
-        uint32_t raw, v;
-        uint8_t e = 0;
-
-        if (!tt_unpack_read(p, tt_unpack_wrap(p, bit / 8) * 8 + bit % 8,
-                            &raw)) {
-            return;
+    for (uint32_t i = 0; i < p->count; i += n) {
+        n = 1;
+        if (fn) {
+            n = MIN(p->count - i, p->row_width - x);
+            n = MIN(n, 16 - o % 16);
+            n = bfp ? MIN(n, 16 - (p->exp + i) % 16) : n;
         }
-        if (i % p->row_width == p->row_width - 1) {
-            rowbit += (uint64_t)p->row_stride * 8;
-        }
-        if (tt_fmt_is_bfp(p->in)) {
-            uint64_t ea = tt_unpack_wrap(p, (p->exp + i) / 16);
-
-            e = p->force_exp ? p->forced_exp
-                : ea < p->t->l1_size ? p->t->l1[ea] : 0;
-        }
-        if (!tt_fmt_unpack(p->in, p->out, raw, e, p->to_dst,
-                           p->int8_unsigned, p->fp8_e4m3, &v)) {
-            tt_unpack_error(p, "undefined format conversion: not unpacked");
-            return;
-        }
-        for (unsigned k = 0; k <= p->upsample; k++, o++) {
-            if (!p->interleave || !k) {
-                tt_unpack_write(p, o, zero || k ? 0 : v);
+        if (fn && tt_unpack_fast(p, fn, i, x, n, rowbit, o, zero)) {
+            o += n;
+        } else {
+            for (uint32_t j = 0; j < n; j++) {
+                if (!tt_unpack_datum(p, i + j, x + j, rowbit, &o, zero)) {
+                    return;
+                }
             }
+        }
+        x += n;
+        if (x == p->row_width) {
+            x = 0;
+            rowbit += (uint64_t)p->row_stride * 8;
         }
     }
 }

@@ -41,11 +41,13 @@ SAME = [
 ]
 
 
-def run(build, lib, case, dims, tiles, repeat, ours):
+def run(build, lib, case, dims, tiles, repeat, ours, fw=None):
     """Metrics of one --bench run: {metric: value}, or None on failure."""
     cmd = [os.path.join(build, "tt-kernel-run"), "--bench", "--lib", lib,
            "--case", case, "--dims", dims, "--tiles", str(tiles),
            "--repeat", str(repeat), "--timeout", "600"]
+    if fw:
+        cmd += ["--fw", fw]
     if ours:
         # our library runs the chip on its own threads: poll gently
         cmd += ["--poll-us", "200"]
@@ -76,6 +78,7 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--ttsim", default=os.environ.get("TTSIM_LIB"))
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--fw", help="kernel image (default: tt-kernel-run's)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     ours = os.path.join(build, "libttsim", "libttsim.so")
@@ -90,10 +93,11 @@ def main():
     rows += [(c, d140, 140, False) for c, d1, d140 in THROUGHPUT]
     rows += [(c, d, t, True) for c, d in SAME for t in (1, 140)]
     for case, dims, tiles, same in rows:
-        m = run(build, ours, case, dims, tiles, args.repeat, True)
+        m = run(build, ours, case, dims, tiles, args.repeat, True, args.fw)
         t = None
         if same and args.ttsim:
-            t = run(build, args.ttsim, case, dims, tiles, args.repeat, False)
+            t = run(build, args.ttsim, case, dims, tiles, args.repeat, False,
+                    args.fw)
         ratio = None
         if m and t:
             ratio = t["run"] / m["run"]

@@ -334,6 +334,18 @@ bool tt_ok(bool cond, const char *fmt, ...)
     return cond;
 }
 
+void tt_skip(const char *why, const char *fmt, ...)
+{
+    va_list ap;
+
+    printf("ok %d - ", ++tt_tap_count);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf(" # SKIP %s\n", why);
+    fflush(stdout);
+}
+
 void tt_diag(const char *fmt, ...)
 {
     va_list ap;

@@ -159,11 +159,14 @@ double tt_host_now(void);
 
 /*
  * TAP: one "ok N - ..." or "not ok N - ..." line per check (returns
- * @cond), "# ..." diagnostics, and the plan "1..N" printed at the end by
- * tt_done(), which returns the exit status; tt_status() returns it
- * without a plan.
+ * @cond), skipped checks, "# ..." diagnostics, and the plan "1..N"
+ * printed at the end by tt_done(), which returns the exit status;
+ * tt_status() returns it without a plan.
  */
 bool tt_ok(bool cond, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "ok N - ... # SKIP @why": a check that cannot run here */
+void tt_skip(const char *why, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void tt_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int tt_done(void);

@@ -5,7 +5,7 @@
  *
  *   tt-kernel-run [--lib PATH] [--fw IMAGE] [--case NAMES] [--seed N]
  *                 [--tile X,Y] [--dump FILE] [--compare-lib PATH2]
- *                 [--timeout S] [--list]
+ *                 [--timeout S] [--list] [--sfpu] [--sfpu-macro]
  *
  * The image goes to L1 0 of the tile (default (1, 2)) with its TRISCs
  * held in reset.  For each case the program writes seeded random
@@ -19,6 +19,12 @@
  * process; a private copy if it is the same file) and reports whether
  * the two results are bit-for-bit identical.  --lib defaults to
  * $TT_LIBTTSIM, --fw to tensix-fw/tt-kernels.bin beside the program.
+ *
+ * The vector-unit (SFPU) cases run only with --sfpu (their SFPLOADMACRO
+ * forms with --sfpu-macro), or when named with --case.  Cases that
+ * Tenstorrent's ttsim v1.10.0 stops on (it exits the process) are
+ * skipped, with the reason, on a library that is ttsim: the file
+ * $TTSIM_LIB names, or one that carries ttsim's error categories.
  *
  * Host view as tools/tt-host-run.c: the call sequence of tt-umd's
  * TTSimTTDevice (tenstorrent/tt-umd device/tt_device/tt_sim_tt_device.cpp,
@@ -59,6 +65,7 @@ typedef struct Lib {
     TTHostLib h;
     uint32_t run_id;
     bool wedged;        /* a run timed out: its Tensix state is unknown */
+    bool ttsim;         /* Tenstorrent's ttsim: skip what it stops on */
 } Lib;
 
 typedef struct Opts {
@@ -72,6 +79,8 @@ typedef struct Opts {
     double timeout;
     uint32_t clocks;
     bool list;
+    bool sfpu;              /* --sfpu: the vector-unit cases too */
+    bool sfpu_macro;        /* --sfpu-macro: their SFPLOADMACRO forms */
     /* --bench */
     bool bench;
     int tiles;
@@ -87,11 +96,19 @@ enum {
     DATA_POSITIVE,      /* positive NORMAL without zeros */
     DATA_NONZERO,       /* NORMAL without zeros (max reduce) */
     DATA_WIDE,          /* exponents 2^-12..2^4 within every row (BFP8) */
+    DATA_RANGE,         /* uniform in [lo, hi], to BF16 */
+    DATA_RANGE_SPECIAL, /* RANGE plus +-0, +-Inf, NaN, denormals, extremes */
+    DATA_RANGE_NONAN,   /* RANGE plus the specials other than NaN */
+    DATA_INT,           /* both signs, 2^-2..2^33, some Inf and NaN */
+    DATA_ZERO_INF_NAN,  /* NONZERO plus +-0, +-Inf, NaN */
+    DATA_TOPK,          /* tiles 0-1 NONZERO, tiles 2-3 distinct indices */
 };
 
 enum {
     CASE_NEGATIVE = 1,  /* the check must FAIL: a LoFi result is not HiFi4 */
     CASE_ROUNDTRIP = 2, /* pack to Bfp8_b, then unpack that again */
+    CASE_SFPU = 4,      /* vector unit: run with --sfpu */
+    CASE_MACRO = 8,     /* an SFPLOADMACRO form: run with --sfpu-macro */
 };
 
 typedef struct Case {
@@ -104,7 +121,16 @@ typedef struct Case {
     int flags;
     int ref_fidelity;   /* CASE_NEGATIVE: fidelity the reference uses */
     const char *what;
+    /* TTK_OP_SFPU */
+    uint32_t arg;       /* sfpu_arg */
+    double lo, hi;      /* DATA_RANGE* */
+    int ref_sub;        /* CASE_NEGATIVE: REF(reference op), 0: own */
+    uint32_t ref_arg;   /* ... and its parameter */
+    int perturb;        /* CASE_NEGATIVE: add this to each output datum */
+    const char *ttsim_aborts;   /* why ttsim v1.10.0 cannot run it */
 } Case;
+
+#define REF(op)         ((op) + 1)
 
 #define BF16 TTK_FMT_FLOAT16_B
 #define FP32 TTK_FMT_FLOAT32
@@ -116,6 +142,23 @@ typedef struct Case {
 #define TR TTK_OP_TRANSPOSE
 #define TZ TTK_OP_TILIZE
 #define UZ TTK_OP_UNTILIZE
+#define INT32 TTK_FMT_INT32
+#define F32_5 0x40a00000u           /* 5.0f: tt-llk's test threshold */
+#define F32_0_01 0x3c23d70au        /* 0.01f */
+
+/*
+ * A vector-unit case: BF16 in, the packer input as the Dst width
+ * dictates (see below), @n tiles in one block
+ */
+#define SFPU(nm, sub, fp32, out, n, dat, l, h, a, fl, w, ...) \
+    { .name = nm, .op = TTK_OP_SFPU, .sub_op = sub, .dst_fp32 = fp32, \
+      .fmt_in = BF16, .pack_src = (fp32) ? (out) : BF16, .fmt_out = out, \
+      .mt = 1, .kt = 1, .nt = n, .block = n, .data = dat, \
+      .flags = CASE_SFPU | (fl), .what = w, .arg = a, .lo = l, .hi = h, \
+      __VA_ARGS__ }
+#define SFPLUTFP32_7 "SFPLUTFP32 Mod1 7 (table 2, sign kept): ttsim v1.10.0 " \
+    "implements only Mod1 2"
+#define LOADMACRO "SFPLOADMACRO: ttsim v1.10.0 leaves it out"
 
 /*
  * Formats follow tt-llk's test harness (tests/python_tests/helpers/
@@ -208,14 +251,117 @@ static const Case cases[] = {
     { "pack-fp32-dst32", EW, TTK_ELW_ADD, 1, 0, BF16, FP32, FP32,
       2, 1, 2, 2, DATA_SPECIAL, 0, 0,
       "Float32 out from FP32 Dst (ELWADD, special values)" },
+
+    /* vector unit: tt-llk's eltwise unary SFPU kernels after datacopy */
+    SFPU("exp-dst16", TTK_SFPU_EXP, 0, BF16, 2, DATA_RANGE, -8, 8, 0, 0,
+         "exp, approximate (Schraudolph), x in [-8, 8], 16-bit Dst"),
+    SFPU("exp-dst32", TTK_SFPU_EXP, 1, BF16, 2, DATA_RANGE, -8, 8, 0, 0,
+         "exp, approximate, FP32 Dst, packed to BF16"),
+    SFPU("exp-dst32-fp32out", TTK_SFPU_EXP, 1, FP32, 1, DATA_RANGE, -8, 8,
+         0, 0, "exp, approximate, FP32 Dst, Float32 out"),
+    SFPU("exp-perturbed", TTK_SFPU_EXP, 1, BF16, 1, DATA_RANGE, -8, 8, 0,
+         CASE_NEGATIVE, "exp, every output 8 BF16 units up: must fail",
+         .perturb = 8),
+    SFPU("exp-macro-dst16", TTK_SFPU_EXP | TTK_SFPU_MACRO, 0, BF16, 2,
+         DATA_RANGE, -8, 8, 0, CASE_MACRO,
+         "exp, approximate, SFPLOADMACRO form (tt-llk's default)",
+         .ttsim_aborts = LOADMACRO),
+    SFPU("exp-macro-dst32", TTK_SFPU_EXP | TTK_SFPU_MACRO, 1, FP32, 1,
+         DATA_RANGE, -8, 8, 0, CASE_MACRO,
+         "exp, approximate, SFPLOADMACRO form, FP32 Dst, Float32 out",
+         .ttsim_aborts = LOADMACRO),
+    SFPU("exp-precise-dst16", TTK_SFPU_EXP_PRECISE, 0, BF16, 1, DATA_RANGE,
+         -8, 8, 0, 0, "exp, APPROXIMATION_MODE=false (polynomial, "
+         "squarings, reciprocal), 16-bit Dst"),
+    SFPU("exp-precise-dst32", TTK_SFPU_EXP_PRECISE, 1, FP32, 1, DATA_RANGE,
+         -8, 8, 0, 0, "exp, APPROXIMATION_MODE=false, FP32 Dst, Float32"),
+    SFPU("recip-dst16", TTK_SFPU_RECIP, 0, BF16, 2, DATA_NONZERO, 0, 0, 0,
+         0, "reciprocal, 8-bit (SFPARECIP + rounding fix), 16-bit Dst"),
+    SFPU("recip-dst16-special", TTK_SFPU_RECIP, 0, BF16, 1,
+         DATA_ZERO_INF_NAN, 0, 0, 0, 0,
+         "reciprocal, 16-bit Dst, with +-0, +-Inf and NaN"),
+    SFPU("recip-dst32", TTK_SFPU_RECIP, 1, FP32, 2, DATA_NONZERO, 0, 0, 0,
+         0, "reciprocal, 24-bit (SFPARECIP + e^3 + e^2 + e), FP32 Dst"),
+    SFPU("recip-vs-exp", TTK_SFPU_RECIP, 1, FP32, 1, DATA_NONZERO, 0, 0, 0,
+         CASE_NEGATIVE, "reciprocal against exp's reference: must fail",
+         .ref_sub = REF(TTK_SFPU_EXP)),
+    SFPU("recip-macro-dst16", TTK_SFPU_RECIP | TTK_SFPU_MACRO, 0, BF16, 2,
+         DATA_NONZERO, 0, 0, 0, CASE_MACRO,
+         "reciprocal, 8-bit, SFPLOADMACRO form (tt-llk's default)",
+         .ttsim_aborts = LOADMACRO),
+    SFPU("recip-macro-dst32", TTK_SFPU_RECIP | TTK_SFPU_MACRO, 1, FP32, 2,
+         DATA_NONZERO, 0, 0, 0, CASE_MACRO,
+         "reciprocal, 24-bit, SFPLOADMACRO form with its replay",
+         .ttsim_aborts = LOADMACRO),
+    SFPU("sqrt-dst16", TTK_SFPU_SQRT, 0, BF16, 2, DATA_POSITIVE, 0, 0, 0, 0,
+         "sqrt (SQRT_23-bits), rounded to BF16, 16-bit Dst"),
+    SFPU("sqrt-dst32", TTK_SFPU_SQRT, 1, FP32, 2, DATA_POSITIVE, 0, 0, 0, 0,
+         "sqrt, FP32 Dst, Float32 out"),
+    SFPU("sqrt-perturbed", TTK_SFPU_SQRT, 1, FP32, 1, DATA_POSITIVE, 0, 0, 0,
+         CASE_NEGATIVE, "sqrt, every output 4 FP32 units up: must fail",
+         .perturb = 4),
+    SFPU("gelu-dst16", TTK_SFPU_GELU, 0, BF16, 2, DATA_RANGE, -5, 5, 0, 0,
+         "gelu, approximate (SFPLUTFP32 table 1), 16-bit Dst"),
+    SFPU("gelu-dst32", TTK_SFPU_GELU, 1, FP32, 2, DATA_RANGE, -5, 5, 0, 0,
+         "gelu, approximate, FP32 Dst, Float32 out"),
+    SFPU("sigmoid-dst16", TTK_SFPU_SIGMOID, 0, BF16, 2, DATA_RANGE, -6, 6,
+         0, 0, "sigmoid (SFPLUTFP32 table 2, sign kept), 16-bit Dst",
+         .ttsim_aborts = SFPLUTFP32_7),
+    SFPU("sigmoid-dst32", TTK_SFPU_SIGMOID, 1, FP32, 2, DATA_RANGE, -6, 6,
+         0, 0, "sigmoid, FP32 Dst, Float32 out",
+         .ttsim_aborts = SFPLUTFP32_7),
+    SFPU("relu-dst16", TTK_SFPU_RELU_MIN, 0, BF16, 2, DATA_RANGE_SPECIAL,
+         -8, 8, 0, 0, "relu = relu_min(0), specials, 16-bit Dst"),
+    SFPU("relu-dst32", TTK_SFPU_RELU_MIN, 1, FP32, 2, DATA_RANGE_SPECIAL,
+         -8, 8, 0, 0, "relu = relu_min(0), specials, FP32 Dst, Float32"),
+    SFPU("relu-min-dst16", TTK_SFPU_RELU_MIN, 0, BF16, 2, DATA_RANGE_SPECIAL,
+         -8, 8, F32_5, 0, "relu_min(5.0), specials, 16-bit Dst"),
+    SFPU("relu-max-dst16", TTK_SFPU_RELU_MAX, 0, BF16, 2, DATA_RANGE_NONAN,
+         -8, 8, F32_5, 0, "relu_max(5.0), specials, 16-bit Dst"),
+    SFPU("relu-max-dst32", TTK_SFPU_RELU_MAX, 1, FP32, 2, DATA_RANGE_NONAN,
+         -8, 8, F32_5, 0, "relu_max(5.0), specials, FP32 Dst, Float32"),
+    SFPU("lrelu-dst16", TTK_SFPU_LRELU, 0, BF16, 2, DATA_RANGE_SPECIAL,
+         -8, 8, F32_0_01, 0, "leaky relu (slope 0.01), specials, 16-bit Dst"),
+    SFPU("lrelu-dst32", TTK_SFPU_LRELU, 1, FP32, 2, DATA_RANGE_SPECIAL,
+         -8, 8, F32_0_01, 0, "leaky relu (slope 0.01), FP32 Dst, Float32"),
+    SFPU("fp32-to-int32", TTK_SFPU_FP32_TO_INT32, 1, INT32, 2, DATA_INT,
+         0, 0, 0, 0, "typecast fp32 -> int32 (two's complement), Int32 out"),
+    SFPU("fp32-to-int32-vs-sm", TTK_SFPU_FP32_TO_INT32, 1, INT32, 1,
+         DATA_INT, 0, 0, 0, CASE_NEGATIVE,
+         "fp32 -> int32 against a sign-magnitude reference: must fail",
+         .ref_sub = REF(TT_REF_SFPU_FP32_TO_SM32)),
+    SFPU("int32-roundtrip", TTK_SFPU_INT32_ROUNDTRIP, 1, FP32, 2, DATA_INT,
+         0, 0, 0, 0, "typecast fp32 -> int32 -> fp32, Float32 out"),
+    SFPU("int32-roundtrip-bf16out", TTK_SFPU_INT32_ROUNDTRIP, 1, BF16, 2,
+         DATA_INT, 0, 0, 0, 0, "typecast fp32 -> int32 -> fp32, BF16 out"),
+    SFPU("int32-roundtrip-macro", TTK_SFPU_INT32_ROUNDTRIP | TTK_SFPU_MACRO,
+         1, FP32, 2, DATA_INT, 0, 0, 0, CASE_MACRO,
+         "fp32 -> int32, then the SFPLOADMACRO int32 -> fp32",
+         .ttsim_aborts = LOADMACRO),
+    SFPU("topk-ph0-dst16", TTK_SFPU_TOPK, 0, BF16, 4, DATA_TOPK, 0, 0, 0, 0,
+         "bitonic topk phase 0 (SFPSWAP, indices), 16-bit Dst"),
+    SFPU("topk-ph01-dst16", TTK_SFPU_TOPK, 0, BF16, 4, DATA_TOPK, 0, 0, 1, 0,
+         "bitonic topk phases 0-1, 16-bit Dst"),
+    SFPU("topk-ph01-dst32", TTK_SFPU_TOPK, 1, BF16, 4, DATA_TOPK, 0, 0, 1, 0,
+         "bitonic topk phases 0-1, FP32 Dst (INT32 indices)"),
+    SFPU("topk-ph01-vs-ph0", TTK_SFPU_TOPK, 0, BF16, 4, DATA_TOPK, 0, 0, 1,
+         CASE_NEGATIVE, "phases 0-1 against the phase 0 reference: must "
+         "fail", .ref_sub = REF(TTK_SFPU_TOPK), .ref_arg = 0),
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
+_Static_assert((int)TTK_SFPU_EXP == (int)TT_REF_SFPU_EXP &&
+               (int)TTK_SFPU_RECIP == (int)TT_REF_SFPU_RECIP &&
+               (int)TTK_SFPU_RELU_MIN == (int)TT_REF_SFPU_RELU_MIN &&
+               (int)TTK_SFPU_TOPK == (int)TT_REF_SFPU_TOPK &&
+               TTK_FMT_INT32 == TT_REF_INT32,
+               "tt-ref numbers the SFPU operations as the firmware does");
+
 static FILE *dump_file;
 
 /* Is case @name in the comma-separated list @only (all when NULL)? */
-static bool case_selected(const char *only, const char *name)
+static bool case_named(const char *only, const char *name)
 {
     size_t n = strlen(name);
 
@@ -226,6 +372,22 @@ static bool case_selected(const char *only, const char *name)
         }
     }
     return !only;
+}
+
+/*
+ * Does case @c run: named with --case, or (without --case) not an SFPU
+ * case, or an SFPU case with --sfpu (an SFPLOADMACRO one with
+ * --sfpu-macro)
+ */
+static bool case_selected(const Opts *o, const Case *c)
+{
+    if (o->only) {
+        return case_named(o->only, c->name);
+    }
+    if (!(c->flags & CASE_SFPU)) {
+        return true;
+    }
+    return c->flags & CASE_MACRO ? o->sfpu_macro : o->sfpu;
 }
 
 /* ---------------------------------------------------------- utilities -- */
@@ -282,12 +444,53 @@ static uint16_t rand_special(void)
     return sp[rng() % (sizeof(sp) / sizeof(sp[0]))];
 }
 
-static void gen_tiles(uint16_t *v, int ntiles, int kind)
+/* Uniform in [@lo, @hi], rounded to BF16 */
+static uint16_t rand_range(double lo, double hi)
 {
+    return tt_ref_bf16_round_even(lo + (hi - lo) * (rng() / 4294967296.0));
+}
+
+static uint16_t rand_special_nonan(void)
+{
+    uint16_t h;
+
+    do {
+        h = rand_special();
+    } while ((h & 0x7fff) > 0x7f80);
+    return h;
+}
+
+static void gen_tiles(uint16_t *v, int ntiles, int kind, double lo,
+                      double hi)
+{
+    static const uint16_t zero_inf_nan[] = {
+        0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0xffc1,
+    };
+
     for (int i = 0; i < ntiles * TT_REF_TILE; i++) {
         uint32_t r = rng() % 64;
 
         switch (kind) {
+        case DATA_RANGE:
+            v[i] = rand_range(lo, hi);
+            break;
+        case DATA_RANGE_SPECIAL:
+            v[i] = r < 6 ? rand_special() : rand_range(lo, hi);
+            break;
+        case DATA_RANGE_NONAN:
+            v[i] = r < 6 ? rand_special_nonan() : rand_range(lo, hi);
+            break;
+        case DATA_INT:
+            v[i] = r < 3 ? zero_inf_nan[2 + r] : rand_bf16(-2, 33, true);
+            break;
+        case DATA_ZERO_INF_NAN:
+            v[i] = r < 12 ? zero_inf_nan[r % 6] : rand_bf16(-3, 3, true);
+            break;
+        case DATA_TOPK:
+            /* two tiles of values, then two of distinct normal "indices" */
+            v[i] = i < 2 * TT_REF_TILE ? rand_bf16(-3, 3, true)
+                                       : 0x3f80 + i - 2 * TT_REF_TILE;
+            break;
         case DATA_SPECIAL:
             v[i] = r < 6 ? rand_special() : rand_bf16(-3, 3, true);
             break;
@@ -322,7 +525,14 @@ static void gen_scaler(uint16_t *v, bool max)
 
 static uint32_t tile_bytes(int fmt)
 {
-    return fmt == FP32 ? 4096 : fmt == BFP8 ? TT_REF_BFP8_TILE : 2048;
+    return fmt == FP32 || fmt == INT32 ? 4096 :
+           fmt == BFP8 ? TT_REF_BFP8_TILE : 2048;
+}
+
+/* Bytes of one output datum (BFP8: the datum byte) */
+static uint32_t datum_size(int fmt)
+{
+    return fmt == FP32 || fmt == INT32 ? 4 : fmt == BFP8 ? 1 : 2;
 }
 
 /* ------------------------------------------------------- the library -- */
@@ -332,11 +542,36 @@ static uint32_t tile_bytes(int fmt)
  * instance of the same library keeps its own state (as tt-umd's
  * copy_sim_binary does).
  */
+static bool same_file(const char *a, const char *b);
+
+/*
+ * Is @path Tenstorrent's ttsim?  The file $TTSIM_LIB names, or a library
+ * that carries ttsim's error categories (src/common.h TTSimErrorCategory:
+ * it prints them as it exits on what it does not implement).
+ */
+static bool lib_is_ttsim(const char *path)
+{
+    static const char mark[] = "UnimplementedFunctionality";
+    const char *env = getenv("TTSIM_LIB");
+    size_t n;
+    uint8_t *p;
+    bool found;
+
+    if (env && *env && same_file(env, path)) {
+        return true;
+    }
+    p = tt_host_read_file(path, 1u << 30, &n);
+    found = p && memmem(p, n, mark, sizeof(mark) - 1);
+    free(p);
+    return found;
+}
+
 static void lib_open(Lib *l, const char *path, bool copy)
 {
     if (tt_host_lib_open(&l->h, path, copy, stderr, "tt-kernel-run: ")) {
         exit(EXIT_FAILURE);
     }
+    l->ttsim = lib_is_ttsim(path);
 }
 
 static void l1_write(Lib *l, uint32_t addr, const void *p, uint32_t n)
@@ -496,6 +731,7 @@ static void fill_params(const Case *c, TTKParams *p, int fmt_in)
     p->kt = c->kt;
     p->nt = c->nt;
     p->block = c->block;
+    p->sfpu_arg = c->arg;
 }
 
 /* The reference for @c on BF16 operands @a, @b (with @pp's formats) */
@@ -523,6 +759,14 @@ static void reference(const Case *c, const TTRefPipe *pp, const uint16_t *a,
     case TTK_OP_MATMUL:
         tt_ref_matmul(pp, a, b, c->mt, c->kt, c->nt, exp);
         break;
+    case TTK_OP_SFPU: {
+        /* a negative case may check against another op's reference */
+        bool other = (c->flags & CASE_NEGATIVE) && c->ref_sub;
+
+        tt_ref_sfpu(pp, other ? c->ref_sub - 1 : c->sub_op & ~TTK_SFPU_MACRO,
+                    other ? c->ref_arg : c->arg, a, ntiles, exp);
+        break;
+    }
     default:
         tt_ref_reduce(pp, c->sub_op & TTK_REDUCE_COL,
                       c->sub_op & TTK_REDUCE_MAX, a, b, ntiles, exp);
@@ -532,13 +776,24 @@ static void reference(const Case *c, const TTRefPipe *pp, const uint16_t *a,
 
 static const char *fmt_name(int f)
 {
-    return f == FP32 ? "Float32" : f == BFP8 ? "Bfp8_b" : "Float16_b";
+    return f == FP32 ? "Float32" : f == BFP8 ? "Bfp8_b" :
+           f == INT32 ? "Int32" : "Float16_b";
+}
+
+/* Tile, row and column of datum @i of a tiled output (L1 face order) */
+static void tile_rc(int i, int *t, int *r, int *col)
+{
+    int pos = i % TT_REF_TILE, face = pos / 256;
+
+    *t = i / TT_REF_TILE;
+    *r = (face / 2) * 16 + pos % 256 / 16;
+    *col = (face % 2) * 16 + pos % 16;
 }
 
 /* One TAP line for a result checked against the reference */
 static bool report(const Case *c, const char *label, const TTRefPipe *pp,
                    const TTRefExpect *exp, int ntiles, const uint8_t *out,
-                   bool negative)
+                   bool negative, const uint16_t *a)
 {
     TTRefStats st;
     bool all_exact = true, bounded = false;
@@ -572,13 +827,16 @@ static bool report(const Case *c, const char *label, const TTRefPipe *pp,
                 i % (32 * c->nt), st.bad_got, st.bad_want, exp[i].val,
                 exp[i].bound);
     } else if (st.bad && !negative) {
-        int i = st.first_bad, t = i / TT_REF_TILE, pos = i % TT_REF_TILE;
-        int face = pos / 256, rr = (face / 2) * 16 + pos % 256 / 16;
-        int cc = (face % 2) * 16 + pos % 16;
+        int i = st.first_bad, t, rr, cc;
 
+        tile_rc(i, &t, &rr, &cc);
         tt_diag("%s: %d bad; first at tile %d (%d, %d): got 0x%x, expected "
                 "0x%x (%.9g +- %.3g)", c->name, st.bad, t, rr, cc, st.bad_got,
                 st.bad_want, exp[i].val, exp[i].bound);
+        if (c->op == TTK_OP_SFPU && c->sub_op != TTK_SFPU_TOPK) {
+            tt_diag("%s: its input: BF16 0x%04x (%.9g)", c->name, a[i],
+                    tt_ref_bf16_value(a[i]));
+        }
     }
     return negative ? st.bad > 0 : !st.bad;
 }
@@ -617,11 +875,11 @@ static void case_operands(const Case *c, const Opts *o, Run *r,
     uint16_t *b = xmalloc(nb * TT_REF_TILE * 2);
 
     rng_seed(o->seed, c->name);
-    gen_tiles(a, na, c->data);
+    gen_tiles(a, na, c->data, c->lo, c->hi);
     if (c->op == TTK_OP_REDUCE) {
         gen_scaler(b, c->sub_op & TTK_REDUCE_MAX);
     } else {
-        gen_tiles(b, nb, c->data);
+        gen_tiles(b, nb, c->data, c->lo, c->hi);
     }
     fill_params(c, &r->p, c->fmt_in);
     r->a = a;
@@ -667,9 +925,28 @@ static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
     }
     reference(c, &pp, a, b, exp);
     snprintf(label, sizeof(label), "%s%s", tag,
-             c->flags & CASE_NEGATIVE ? "rejected by the HiFi4 bound"
-                                      : "matches tt-ref");
-    report(c, label, &pp, exp, ntiles, r.out, c->flags & CASE_NEGATIVE);
+             !(c->flags & CASE_NEGATIVE) ? "matches tt-ref" :
+             c->perturb ? "perturbed output rejected by tt-ref" :
+             c->op == TTK_OP_SFPU ? "rejected by the other op's reference" :
+             "rejected by the HiFi4 bound");
+    if (c->perturb) {
+        /* every datum @perturb units of its last place up */
+        uint32_t ds = datum_size(c->fmt_out);
+        uint8_t *bad = xmalloc(r.c_bytes);
+
+        for (uint32_t i = 0; i < r.c_bytes; i += ds) {
+            uint32_t v = 0;
+
+            memcpy(&v, r.out + i, ds);
+            v += c->perturb;
+            memcpy(bad + i, &v, ds);
+        }
+        report(c, label, &pp, exp, ntiles, bad, true, a);
+        free(bad);
+    } else {
+        report(c, label, &pp, exp, ntiles, r.out, c->flags & CASE_NEGATIVE,
+               a);
+    }
 
     if (c->flags & CASE_ROUNDTRIP) {
         /* unpack the packed Bfp8_b tiles, from where they are, to BF16 */
@@ -698,7 +975,7 @@ static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
             tt_ref_datacopy(&pp2, dec, ntiles, exp);
             snprintf(label, sizeof(label), "%sunpacked Bfp8_b matches "
                      "tt-ref", tag);
-            report(c, label, &pp2, exp, ntiles, r2.out, false);
+            report(c, label, &pp2, exp, ntiles, r2.out, false, dec);
             /* and the whole trip stays within BFP8's precision */
             for (int i = 0; i < ntiles * TT_REF_TILE; i++) {
                 exp[i].exact = false;
@@ -870,7 +1147,8 @@ static bool bench_verify(Lib *l, const Case *c, int n, const Run *r,
     l->h.mem_rd(tt_host_win(&l->h, WIN_BENCH0, r->p.addr_c), r->out,
                 r->c_bytes);
     reference(c, &pp, a, b, exp);
-    ok = report(c, "tile 0 matches tt-ref", &pp, exp, ntiles, r->out, false);
+    ok = report(c, "tile 0 matches tt-ref", &pp, exp, ntiles, r->out, false,
+                a);
     for (int i = 1; i < n; i++) {
         l->h.mem_rd(tt_host_win(&l->h, WIN_BENCH0 + i, r->p.addr_c), other,
                     r->c_bytes);
@@ -900,6 +1178,10 @@ static void bench_case(Lib *l, const Opts *o, const Case *base)
     int n = o->tiles, reps = o->repeat;
     char name[80];
 
+    if (c.ttsim_aborts && l->ttsim) {
+        tt_skip(c.ttsim_aborts, "bench %s on %s", c.name, l->h.path);
+        return;
+    }
     if (o->dims[0]) {
         c.mt = o->dims[0];
         c.kt = o->dims[1];
@@ -976,7 +1258,7 @@ static int bench(const Opts *o, const uint8_t *fw, size_t fwn)
     if (tt_ok(same, "%zu-byte kernel image in L1 of %d tile(s)", fwn,
               o->tiles)) {
         for (size_t i = 0; i < NCASES; i++) {
-            if (case_selected(o->only, cases[i].name)) {
+            if (case_selected(o, &cases[i])) {
                 bench_case(&l, o, &cases[i]);
             }
         }
@@ -994,7 +1276,8 @@ static void usage(int status)
             "[--seed N]\n"
             "                     [--tile X,Y] [--dump FILE] "
             "[--compare-lib PATH2]\n"
-            "                     [--timeout S] [--clocks N] [--list]\n"
+            "                     [--timeout S] [--clocks N] [--list] "
+            "[--sfpu] [--sfpu-macro]\n"
             "       tt-kernel-run --bench --case NAMES [--tiles N] "
             "[--dims MT,KT,NT]\n"
             "                     [--repeat R] [--poll-us U] [--lib PATH] "
@@ -1010,6 +1293,8 @@ static void usage(int status)
             "  --timeout S         per kernel run (60)\n"
             "  --clocks N          libttsim_clock() between polls (2000)\n"
             "  --list              print the cases\n"
+            "  --sfpu              also the vector-unit (SFPU) cases\n"
+            "  --sfpu-macro        also their SFPLOADMACRO forms\n"
             "  --bench             time the cases on --tiles tiles at once,\n"
             "                      print 'name value unit' metric lines\n"
             "  --tiles N           tiles for --bench, 1-140 (1)\n"
@@ -1032,6 +1317,8 @@ static void parse_args(int argc, char **argv, Opts *o)
         { "timeout", required_argument, NULL, 'T' },
         { "clocks", required_argument, NULL, 'k' },
         { "list", no_argument, NULL, 'i' },
+        { "sfpu", no_argument, NULL, 'S' },
+        { "sfpu-macro", no_argument, NULL, 'M' },
         { "bench", no_argument, NULL, 'b' },
         { "tiles", required_argument, NULL, 'n' },
         { "dims", required_argument, NULL, 'D' },
@@ -1084,6 +1371,12 @@ static void parse_args(int argc, char **argv, Opts *o)
             break;
         case 'i':
             o->list = true;
+            break;
+        case 'S':
+            o->sfpu = true;
+            break;
+        case 'M':
+            o->sfpu_macro = true;
             break;
         case 'b':
             o->bench = true;
@@ -1154,6 +1447,38 @@ static const char *default_fw(const char *argv0)
     return path;
 }
 
+/*
+ * The first datum where two libraries' results differ (from result byte
+ * @k): where it is, both values, and its input for the vector-unit ops
+ */
+static void compare_diag(const Case *c, const Opts *o, const Outcome *o1,
+                         const Outcome *o2, size_t k)
+{
+    uint32_t ds = datum_size(c->fmt_out), v1 = 0, v2 = 0;
+    size_t i = k / ds, diff = 0;
+    int t, r, col;
+    Run run = { 0 };
+    uint16_t *a, *b;
+
+    for (size_t j = 0; j + ds <= o1->n; j += ds) {
+        diff += memcmp(o1->bytes + j, o2->bytes + j, ds) != 0;
+    }
+    memcpy(&v1, o1->bytes + i * ds, ds);
+    memcpy(&v2, o2->bytes + i * ds, ds);
+    tile_rc(i, &t, &r, &col);
+    tt_diag("%s: %zu of %zu datums differ; first: datum %zu (tile %d, row %d,"
+            " column %d): 0x%0*x vs 0x%0*x", c->name, diff, o1->n / ds, i, t,
+            r, col, (int)(2 * ds), v1, (int)(2 * ds), v2);
+    if (c->op == TTK_OP_SFPU && c->sub_op != TTK_SFPU_TOPK) {
+        case_operands(c, o, &run, &a, &b);
+        tt_diag("%s: its input: BF16 0x%04x (%.9g)", c->name, a[i],
+                tt_ref_bf16_value(a[i]));
+        free(run.out);
+        free(a);
+        free(b);
+    }
+}
+
 static bool same_file(const char *a, const char *b)
 {
     char ra[PATH_MAX], rb[PATH_MAX];
@@ -1175,12 +1500,17 @@ int main(int argc, char **argv)
     parse_args(argc, argv, &o);
     if (o.list) {
         for (size_t i = 0; i < NCASES; i++) {
-            printf("%-28s %s\n", cases[i].name, cases[i].what);
+            const Case *c = &cases[i];
+
+            printf("%-28s %s%s%s\n", c->name, c->what,
+                   c->flags & CASE_MACRO ? " [--sfpu-macro]" :
+                   c->flags & CASE_SFPU ? " [--sfpu]" : "",
+                   c->ttsim_aborts ? " [not on ttsim]" : "");
         }
         return EXIT_SUCCESS;
     }
     for (size_t i = 0; i < NCASES; i++) {
-        selected += case_selected(o.only, cases[i].name);
+        selected += case_selected(&o, &cases[i]);
     }
     if (!selected) {
         die("no case '%s' (see --list)", o.only);
@@ -1216,11 +1546,19 @@ int main(int argc, char **argv)
         const Case *c = &cases[i];
         Outcome oc1 = { 0 }, oc2 = { 0 };
 
-        if (!case_selected(o.only, c->name)) {
+        if (!case_selected(&o, c)) {
+            continue;
+        }
+        if (c->ttsim_aborts && lib1.ttsim) {
+            tt_skip(c->ttsim_aborts, "%s: not run on %s", c->name,
+                    lib1.h.path);
             continue;
         }
         run_case(&lib1, &o, c, "", &oc1);
-        if (o.lib2) {
+        if (o.lib2 && c->ttsim_aborts && lib2.ttsim) {
+            tt_skip(c->ttsim_aborts, "%s: not compared with %s", c->name,
+                    lib2.h.path);
+        } else if (o.lib2) {
             run_case(&lib2, &o, c, "lib2: ", &oc2);
             if (oc1.ran && oc2.ran && oc1.n == oc2.n) {
                 size_t k = 0;
@@ -1232,9 +1570,7 @@ int main(int argc, char **argv)
                       c->name, lib1.h.path, lib2.h.path, oc1.n,
                       k == oc1.n ? "" : ", they differ");
                 if (k != oc1.n) {
-                    tt_diag("%s: first difference at result byte %zu: 0x%02x "
-                            "vs 0x%02x", c->name, k, oc1.bytes[k],
-                            oc2.bytes[k]);
+                    compare_diag(c, &o, &oc1, &oc2, k);
                 }
             } else {
                 tt_ok(false, "%s: %s and %s bit-identical (a run failed)",

@@ -248,8 +248,9 @@ static void set_exact(const TTRefPipe *pp, uint32_t bits, TTRefExpect *e)
     e->exact = true;
     e->bits = bits;
     e->bound = 0;
-    e->val = pp->out_fmt == TT_REF_FLOAT32 ? tt_ref_fp32_value(bits)
-                                           : tt_ref_bf16_value(bits);
+    e->val = pp->out_fmt == TT_REF_FLOAT32 ? tt_ref_fp32_value(bits) :
+             pp->out_fmt == TT_REF_INT32 ? (double)(int32_t)bits :
+             tt_ref_bf16_value(bits);
 }
 
 /* Dst16b holds BF16 @h: packer early then late conversion */
@@ -269,6 +270,7 @@ static void pack_dst32(const TTRefPipe *pp, uint32_t f, TTRefExpect *e)
 
     switch (pp->pack_src) {
     case TT_REF_FLOAT32:
+    case TT_REF_INT32:
         v = f;                  /* identity */
         break;
     case TT_REF_BFP8_B:
@@ -713,6 +715,563 @@ void tt_ref_reduce(const TTRefPipe *pp, bool col, bool max,
     }
 }
 
+/* ================================================== vector unit === */
+
+/*
+ * Eltwise unary SFPU operations (tests/tensix/fw sfpu.c): each datum goes
+ * through datacopy into Dst, the Vector Unit loads it as FP32 (SFPLOAD
+ * with the implied format: BF16 from a 16-bit Dst, FP32 from a 32-bit
+ * one), computes, stores it back (SFPSTORE: BF16 by truncation,
+ * FP32 as it is; both flush denormals to zero, keeping the sign) and the
+ * packer converts as for every other operation (SFPLOAD.md, SFPSTORE.md,
+ * VectorUnit.md of BlackholeA0/TensixTile/TensixCoprocessor).
+ *
+ * Results that are data moves or integer arithmetic (the ReLU family,
+ * the typecasts, the bitonic sort step) are exact.  The others are
+ * checked against the mathematical function evaluated in double
+ * precision: the algorithm tt-llk uses (tt_llk_blackhole/common/inc/
+ * sfpu/ckernel_sfpu_*.h) bounds how far the FP32 value in the LReg can
+ * be from it, [lo, hi] below; SFPSTORE and the packer are monotonic, so
+ * the output must lie between what they make of lo and of hi.  The
+ * arithmetic instructions round to nearest even (SFPMAD.md), so each
+ * FP32 multiply-add adds at most half a unit of its result's last place.
+ */
+
+#define TWO_M24             (1.0 / 16777216)
+
+/*
+ * The FP32 word the SFPU loads for input @h; *@signless: a zero ELWADD
+ * left with either sign (32-bit Dst, see datacopy_one())
+ */
+static uint32_t sfpu_input(const TTRefPipe *pp, uint16_t h, bool *signless)
+{
+    int exp = (h >> 7) & 0xff;
+
+    *signless = false;
+    if (exp == 0) {
+        *signless = pp->dst_fp32;
+        return 0;
+    }
+    if (exp == 0xff && pp->dst_fp32) {
+        return (uint32_t)(h & 0x8000) << 16 | 0x7f800000;
+    }
+    return (uint32_t)h << 16;
+}
+
+/*
+ * SFPSTOCHRND FP32 -> BF16 to nearest (SFPSTOCHRND_FloatFloat.md): the
+ * rounding constant is compared with >=, so ties go away from zero;
+ * exponent 0 gives +0, exponent 255 loses its mantissa
+ */
+static uint32_t stochrnd_bf16(uint32_t v)
+{
+    int exp = (v >> 23) & 0xff;
+
+    if (exp == 0) {
+        return 0;
+    }
+    if (exp == 0xff) {
+        return v & 0xff800000;
+    }
+    return ((v & 0xffff) >= 0x8000 ? v + 0x10000 : v) & 0xffff0000;
+}
+
+/* LReg word @v through SFPSTORE (rounded to BF16 first: @round16) */
+static void sfpu_store_exact(const TTRefPipe *pp, uint32_t v, bool round16,
+                             TTRefExpect *e)
+{
+    if (((v >> 23) & 0xff) == 0) {
+        v &= 0x80000000;                    /* denormals flushed */
+    }
+    if (pp->dst_fp32) {
+        pack_dst32(pp, v, e);
+        return;
+    }
+    if (round16) {
+        v = stochrnd_bf16(v);
+    }
+    pack_dst16(pp, v >> 16, e);
+}
+
+/*
+ * The LReg holds an FP32 value in [@lo, @hi]: the output lies between
+ * the outputs of the two ends (exact when they agree)
+ */
+static void sfpu_store_range(const TTRefPipe *pp, double lo, double hi,
+                             bool round16, TTRefExpect *e)
+{
+    TTRefExpect a, b;
+
+    sfpu_store_exact(pp, tt_ref_fp32_round(lo), round16, &a);
+    sfpu_store_exact(pp, tt_ref_fp32_round(hi), round16, &b);
+    if (a.bits == b.bits) {
+        *e = a;
+        return;
+    }
+    e->exact = false;
+    e->val = (a.val + b.val) / 2;
+    e->bound = (b.val - a.val) / 2 * (1 + ldexp(1, -40));
+}
+
+static void sfpu_store_bound(const TTRefPipe *pp, double f, double b,
+                             bool round16, TTRefExpect *e)
+{
+    sfpu_store_range(pp, f - b, f + b, round16, e);
+}
+
+/*
+ * exp, approximate (_calculate_exponential_ with APPROXIMATION_MODE,
+ * FAST_APPROX and CLAMP_NEGATIVE; Schraudolph's method): x is clamped
+ * at -88.5, t = A x + (B - C) with A = 256/ln2 in FP32 and B - C =
+ * 32500.818359375 = 127 * 256 - 11.181640625, u = round(t) (16-bit
+ * integer), and the result's bits are u << 15: 2^(u/256 - 127)
+ * with the fraction bits of u/256 taken as a linear mantissa.  In log2
+ * units the result is e^x times 2^d with d = (log2(1 + m) - m) - c0 + r:
+ * log2(1 + m) - m lies in [0, log2(1/ln2) - 1/ln2 + 1] (0.0861),
+ * c0 = 11.181640625/256, and rounding t (half a unit, plus half an FP32
+ * unit of t < 2^16) and A (2^-24 relative) give |r| <= (0.5 + 2^-9)/256
+ * + |x| log2(e) 2^-23.  So the value is within about -3.1% / +3.1% of
+ * e^x (for -87 < x < 88, where u has a normal exponent).
+ */
+static void ref_exp_fast(const TTRefPipe *pp, uint32_t v, TTRefExpect *e)
+{
+    double x = fmax(tt_ref_fp32_value(v), -88.5), f = exp(x);
+    double c0 = (127 * 256 - 32500.818359375) / 256;
+    double dmax = log2(1 / M_LN2) - (1 / M_LN2 - 1);
+    double r = (0.5 + ldexp(1, -9)) / 256 + fabs(x) * M_LOG2E * 2 * TWO_M24;
+
+    sfpu_store_range(pp, f * exp2(-c0 - r), f * exp2(dmax - c0 + r), false,
+                     e);
+}
+
+/*
+ * exp, precise (_calculate_exponential_piecewise_<false>, _sfpu_exp_):
+ * y = |x| with its exponent set to -1 if |x| >= 1, so |x| = y 2^k (k = 0
+ * if |x| < 1, else exexp(|x|) + 1 and y in [0.5, 1)); p(y) = y (0.8373 y
+ * + 0.859375) + 1 (LReg8 and the truncated BF16 of 0.863281) stands for
+ * e^y, and k squarings give p(y)^(2^k) for e^|x|.  So ln(result / e^|x|)
+ * = 2^k ln(p(y) / e^y), whose range over y's interval is computed here
+ * once (about -0.8% .. -0.5% on [0.5, 1), times 2^k), plus the roundings:
+ * two in p, one per squaring, each doubled by every later squaring, less
+ * than 3 2^k FP32 half-units in all.  For x < 0 the result is the
+ * reciprocal (_sfpu_reciprocal_<2>: SFPARECIP's 7 bits, two Newton steps:
+ * error squared twice, i.e. below 2^-27, plus 4 roundings).
+ */
+static double p_exp_poly(double y)
+{
+    return y * (tt_ref_fp32_value(0x3f56594b) * y + 0.859375) + 1;
+}
+
+static void exp_poly_range(int k, double *dmin, double *dmax)
+{
+    static double lo[2], hi[2];
+    static bool done;
+
+    if (!done) {
+        for (int j = 0; j < 2; j++) {
+            lo[j] = INFINITY;
+            hi[j] = -INFINITY;
+            for (int i = 0; i <= 1 << 16; i++) {
+                double y = j ? 0.5 + 0.5 * i / 65536.0 : i / 65536.0;
+                double d = log(p_exp_poly(y)) - y;
+
+                lo[j] = fmin(lo[j], d);
+                hi[j] = fmax(hi[j], d);
+            }
+        }
+        done = true;
+    }
+    *dmin = lo[k > 0];
+    *dmax = hi[k > 0];
+}
+
+static void ref_exp_precise(const TTRefPipe *pp, uint32_t v, TTRefExpect *e)
+{
+    double x = tt_ref_fp32_value(v), dmin, dmax, s, r;
+    int k = 0;
+
+    if (fabs(x) >= 1) {
+        frexp(x, &k);                       /* |x| = m 2^k, m in [0.5, 1) */
+    }
+    exp_poly_range(k, &dmin, &dmax);
+    s = ldexp(1.0, k);
+    r = 3 * s * TWO_M24 + (x < 0 ? ldexp(1, -27) + 4 * TWO_M24 : 0);
+    if (x < 0) {
+        /* 1 / (e^|x| e^d) = e^x e^-d */
+        double t = dmin;
+
+        dmin = -dmax;
+        dmax = -t;
+    }
+    sfpu_store_range(pp, exp(x) * exp(s * dmin - r), exp(x) * exp(s * dmax + r),
+                     false, e);
+}
+
+/*
+ * Reciprocal.  16-bit Dst (_calculate_reciprocal_fast_8b_3c_): SFPARECIP
+ * (SFPARECIP.md) gives 7 mantissa bits from a 128-entry table of 1/x at
+ * the middle of each input interval, rounded: for the BF16 inputs here at
+ * most 1.5 units of its last place from 1/x; the kernel adds one unit
+ * where x (r + half a unit) < 1, i.e. where 1/x lies above the midpoint,
+ * and the BF16 store truncates: the result is within one BF16 unit of
+ * 1/x.  Zero gives SFPARECIP's +Inf, which the kernel keeps; Inf and NaN
+ * give 0 (SFPARECIP.md), stored as a zero the packer makes +0.
+ * FP32 Dst (_calculate_reciprocal_fast_24b_5c_): y = SFPARECIP(x) (relative
+ * error e0 <= 1.5 2^-7), e = 1 - x y, y (1 + e + e^2 + e^3) = (1 - e^4) / x,
+ * plus 4 roundings: within |1/x| (e0^4 + 3 2^-24).
+ */
+static void ref_recip(const TTRefPipe *pp, uint32_t v, TTRefExpect *e)
+{
+    double x = tt_ref_fp32_value(v), f = 1 / x;
+    int exp = (v >> 23) & 0xff;
+
+    if (!pp->dst_fp32) {
+        if (exp == 0 || exp == 0xff) {
+            sfpu_store_exact(pp, exp ? 0 : 0x7f800000, false, e);
+            return;
+        }
+        sfpu_store_bound(pp, f, tt_ref_ulp(f, BF16_MANT), false, e);
+        return;
+    }
+    sfpu_store_bound(pp, f, fabs(f) * (pow(1.5 / 128, 4) + 3 * TWO_M24),
+                     false, e);
+}
+
+/*
+ * sqrt (_calculate_sqrt_body_<false>, SQRT_23-bits of Kokosinski, Gepner,
+ * Moroz et al., Numerical Algorithms 2024): the magic-constant estimate,
+ * one polynomial refinement and a final Newton-like correction leave
+ * about one FP32 unit of error; with 7 roundings allow 2 units (4 2^-24
+ * relative).  A 16-bit Dst gets it rounded to BF16 (SFPSTOCHRND).
+ */
+static void ref_sqrt(const TTRefPipe *pp, uint32_t v, TTRefExpect *e)
+{
+    double f = sqrt(tt_ref_fp32_value(v));
+
+    sfpu_store_bound(pp, f, f * 4 * TWO_M24, !pp->dst_fp32, e);
+}
+
+/*
+ * SFPLUTFP32's six-entry FP16 tables (SFPLUTFP32.md): slopes in the low
+ * and high halves of LReg0-2, intercepts in LReg4-6, segments [0, 0.5),
+ * [0.5, 1), [1, 1.5), [1.5, 2), [2, @cut), [@cut, inf) of |x|; FP16 is
+ * read as Lut16ToFp32 does (exponent 31 is zero).
+ */
+static double lut16(uint16_t h)
+{
+    int exp = (h >> 10) & 0x1f;
+    double m = exp == 0x1f ? 0 : ldexp(1 + (h & 0x3ff) / 1024.0, exp - 15);
+
+    return h & 0x8000 ? -m : m;
+}
+
+typedef struct Lut6 {
+    uint32_t a[3], c[3];        /* LReg0-2, LReg4-6 */
+    double cut;
+    double err[6];              /* largest |table - g| per segment */
+} Lut6;
+
+static int lut6_segment(const Lut6 *t, double b)
+{
+    return b < 0.5 ? 0 : b < 1 ? 1 : b < 1.5 ? 2 : b < 2 ? 3 :
+           b < t->cut ? 4 : 5;
+}
+
+static double lut6_eval(const Lut6 *t, int s, double b, bool abs_value)
+{
+    double d = lut16(t->a[s / 2] >> (s & 1 ? 16 : 0)) * b +
+               lut16(t->c[s / 2] >> (s & 1 ? 16 : 0));
+
+    return abs_value ? fabs(d) : d;
+}
+
+/*
+ * Largest difference between the table and @g on each segment, sampled
+ * 4096 times per segment (the last one up to 64, beyond which neither
+ * table nor g has any curvature left)
+ */
+static void lut6_errors(Lut6 *t, double (*g)(double), bool abs_value)
+{
+    static const double edge[7] = { 0, 0.5, 1, 1.5, 2, 0, 64 };
+
+    for (int s = 0; s < 6; s++) {
+        double lo = s == 5 ? t->cut : edge[s];
+        double hi = s == 4 ? t->cut : edge[s + 1];
+
+        t->err[s] = 0;
+        for (int i = 0; i <= 4096; i++) {
+            double b = lo + (hi - lo) * i / 4096;
+
+            t->err[s] = fmax(t->err[s],
+                             fabs(lut6_eval(t, s, b, abs_value) - g(b)));
+        }
+    }
+}
+
+/* gelu(x) - x/2 = x/2 erf(x / sqrt2), even in x */
+static double gelu_rest(double b)
+{
+    return 0.5 * b * erf(b / M_SQRT2);
+}
+
+/* sigmoid(x) - 1/2, odd in x */
+static double sigmoid_rest(double b)
+{
+    return 1 / (1 + exp(-b)) - 0.5;
+}
+
+/*
+ * gelu, approximate (_calculate_gelu_appx_, _init_gelu_'s table, Mod1 2:
+ * no sign copy): x/2 + table(|x|) for x/2 + gelu_rest(|x|); the bound is
+ * the table's error on |x|'s segment plus three roundings.
+ */
+static void ref_gelu(const TTRefPipe *pp, uint32_t v, TTRefExpect *e)
+{
+    static Lut6 t = {
+        { 0x37e7322b, 0x38e138f3, 0x38003852 },
+        { 0xb12286d8, 0xb437b479, 0x7c00afa4 }, 3.0, { 0 },
+    };
+    static bool done;
+    double x = tt_ref_fp32_value(v), b = fabs(x);
+    double f = 0.5 * x + gelu_rest(b);
+
+    if (!done) {
+        lut6_errors(&t, gelu_rest, false);
+        done = true;
+    }
+    sfpu_store_bound(pp, f, t.err[lut6_segment(&t, b)] * 1.01 +
+                     3 * TWO_M24 * (b + fabs(f)) + ldexp(1, -60), false, e);
+}
+
+/*
+ * sigmoid (_calculate_sigmoid_, _init_sigmoid_'s table, Mod1 7: table 2
+ * with x's sign copied): 1/2 + sign(x) |table(|x|)| for 1/2 +
+ * sign(x) sigmoid_rest(|x|).
+ */
+static void ref_sigmoid(const TTRefPipe *pp, uint32_t v, TTRefExpect *e)
+{
+    static Lut6 t = {
+        { 0x32f433d9, 0x300a318a, 0x7c002a35 },
+        { 0x23c89018, 0x30272baa, 0x37ff34cc }, 4.0, { 0 },
+    };
+    static bool done;
+    double x = tt_ref_fp32_value(v), b = fabs(x);
+
+    if (!done) {
+        lut6_errors(&t, sigmoid_rest, true);
+        done = true;
+    }
+    sfpu_store_bound(pp, 1 / (1 + exp(-x)),
+                     t.err[lut6_segment(&t, b)] * 1.01 + 2 * TWO_M24, false,
+                     e);
+}
+
+/* Sign-magnitude order of SFPSWAP (SFPSWAP.md), as an integer key */
+static int32_t sm_key(uint32_t v)
+{
+    return (int32_t)v < 0 ? (int32_t)(v ^ 0x7fffffff) : (int32_t)v;
+}
+
+static bool is_nan32(uint32_t v)
+{
+    return (v & 0x7fffffff) > 0x7f800000;
+}
+
+/*
+ * ReLU family (ckernel_sfpu_relu.h), exact.  relu_min: lanes where x <
+ * threshold store the threshold, the others keep Dst; the compare is the
+ * sign of x - threshold (NaN: false; x == threshold: +0 for a positive
+ * threshold, and -0 < +0 counts as below).  relu_max: min(x, threshold)
+ * (x - threshold > 0; NaN counts as above, no data here has one), then
+ * negative values and -0 become +0.  Leaky relu: lanes with the sign bit
+ * set get x * slope + 0 (one rounding, NaN canonical; a product that
+ * underflows counts as exactly 0, so -0 and tiny x give +0: SFPMAD.md and
+ * the bit-exact fma_model_bh of Miscellaneous/FMA).
+ */
+static void ref_relu(const TTRefPipe *pp, int op, uint32_t arg, uint32_t v,
+                     bool signless, uint16_t h, TTRefExpect *e)
+{
+    float thr = tt_ref_fp32_value(arg), x = tt_ref_fp32_value(v);
+
+    switch (op) {
+    case TT_REF_SFPU_RELU_MIN:
+        if (v << 1 == 0 && arg << 1 == 0) {
+            /* -0 - +0 = -0 counts as below: the stored +0 */
+            sfpu_store_exact(pp, signless || v ? arg : v, false, e);
+        } else if (!is_nan32(v) && x < thr) {
+            sfpu_store_exact(pp, arg, false, e);
+        } else if (signless) {
+            set_zero(pp, e);
+        } else {
+            datacopy_one(pp, h, e);         /* Dst as datacopy left it */
+        }
+        return;
+    case TT_REF_SFPU_RELU_MAX:
+        if (x > thr) {
+            v = arg;
+        }
+        sfpu_store_exact(pp, (int32_t)v < 0 ? 0 : v, false, e);
+        return;
+    default:
+        if ((int32_t)v < 0) {
+            float p = x * (float)tt_ref_fp32_value(arg);
+
+            /* a product below FP32's normal range counts as exactly 0 */
+            v = is_nan32(v) ? 0x7fc00000 :
+                fabsf(p) < ldexp(1, FP32_MIN_EXP) ? 0 : tt_ref_fp32_bits(p);
+        }
+        if (signless) {
+            v = 0;
+        }
+        sfpu_store_exact(pp, v, false, e);
+        return;
+    }
+}
+
+/*
+ * fp32 -> int32 (_calculate_typecast_fp32_to_int32_), exact: truncation
+ * toward zero, INT_MIN for |x| >= 2^31 and for Inf and NaN, negative
+ * results in two's complement (the kernel negates with SFPIADD).
+ */
+static uint32_t fp32_to_int32(uint32_t v)
+{
+    int e = (int)((v >> 23) & 0xff) - 127;
+    uint32_t m = (v & 0x7fffff) | 0x800000;
+
+    if (e < 0) {
+        return 0;
+    }
+    if (e >= 31) {
+        return 0x80000000;
+    }
+    m = e >= 23 ? m << (e - 23) : m >> (23 - e);
+    return (int32_t)v < 0 ? -m : m;
+}
+
+/*
+ * int32 -> fp32 (_calculate_typecast_int32_to_fp32_): the two's
+ * complement value, rounded to nearest even (SFPCAST), INT_MIN -> -2^31,
+ * 0 -> +0.
+ */
+static uint32_t int32_to_fp32(uint32_t i)
+{
+    return i ? tt_ref_fp32_bits((float)(int32_t)i) : 0;
+}
+
+/*
+ * Bitonic sort (ckernel_sfpu_topk.h, phases 0 and 1 of
+ * _bitonic_topk_phases_steps), exact: per column of each 16-row group of
+ * the value tiles, compare-and-swap of rows as SFPSWAP does it after
+ * SFPTRANSP (LReg i holds rows i, 4 + i, 8 + i, 12 + i): "VD gets the
+ * minimum" lanes swap when key(VC) < key(VD), "VD gets the maximum" lanes
+ * when key(VC) >= key(VD); the index tiles (Dst + 128 rows) follow.
+ * Phase 0: (VC, VD) = (row 0, row 1) and (3, 2) of each 4-row group, VD
+ * gets the minimum.  Phase 1 (ROWS_02_MAX): (0, 2), (1, 3), (0, 1),
+ * (2, 3), VD gets the minimum in groups 0 and 2, the maximum in 1 and 3.
+ */
+static void topk_swap(uint32_t *val, int *pos, int vc, int vd, bool min)
+{
+    bool swap = min ? sm_key(val[vc]) < sm_key(val[vd])
+                    : sm_key(val[vc]) >= sm_key(val[vd]);
+
+    if (swap) {
+        uint32_t t = val[vc];
+        int p = pos[vc];
+
+        val[vc] = val[vd];
+        val[vd] = t;
+        pos[vc] = pos[vd];
+        pos[vd] = p;
+    }
+}
+
+static void ref_topk(const TTRefPipe *pp, uint32_t last, const uint16_t *a,
+                     TTRefExpect *out)
+{
+    for (int row0 = 0; row0 < 128; row0 += 16) {
+        for (int c = 0; c < 16; c++) {
+            uint32_t val[16];
+            int pos[16];
+            bool signless;
+
+            for (int r = 0; r < 16; r++) {
+                int row = row0 + r;
+
+                pos[r] = (row / 16) * 256 + r * 16 + c;   /* L1 order */
+                val[r] = sfpu_input(pp, a[pos[r]], &signless);
+            }
+            for (int g = 0; g < 16; g += 4) {
+                topk_swap(val, pos, g, g + 1, true);
+                topk_swap(val, pos, g + 3, g + 2, true);
+                if (last >= 1) {
+                    bool min = !(g & 4);
+
+                    topk_swap(val, pos, g, g + 2, min);
+                    topk_swap(val, pos, g + 1, g + 3, min);
+                    topk_swap(val, pos, g, g + 1, min);
+                    topk_swap(val, pos, g + 2, g + 3, min);
+                }
+            }
+            for (int r = 0; r < 16; r++) {
+                int dst = ((row0 + r) / 16) * 256 + r * 16 + c;
+
+                datacopy_one(pp, a[pos[r]], &out[dst]);
+                datacopy_one(pp, a[2048 + pos[r]], &out[2048 + dst]);
+            }
+        }
+    }
+}
+
+void tt_ref_sfpu(const TTRefPipe *pp, int op, uint32_t arg,
+                 const uint16_t *a, int ntiles, TTRefExpect *out)
+{
+    if (op == TT_REF_SFPU_TOPK) {
+        ref_topk(pp, arg, a, out);
+        return;
+    }
+    for (int i = 0; i < ntiles * TT_REF_TILE; i++) {
+        bool signless;
+        uint32_t v = sfpu_input(pp, a[i], &signless);
+        TTRefExpect *e = &out[i];
+
+        switch (op) {
+        case TT_REF_SFPU_EXP:
+            ref_exp_fast(pp, v, e);
+            break;
+        case TT_REF_SFPU_EXP_PRECISE:
+            ref_exp_precise(pp, v, e);
+            break;
+        case TT_REF_SFPU_RECIP:
+            ref_recip(pp, v, e);
+            break;
+        case TT_REF_SFPU_SQRT:
+            ref_sqrt(pp, v, e);
+            break;
+        case TT_REF_SFPU_GELU:
+            ref_gelu(pp, v, e);
+            break;
+        case TT_REF_SFPU_SIGMOID:
+            ref_sigmoid(pp, v, e);
+            break;
+        case TT_REF_SFPU_FP32_TO_INT32:
+            set_exact(pp, fp32_to_int32(v), e);
+            break;
+        case TT_REF_SFPU_FP32_TO_SM32: {
+            uint32_t n = fp32_to_int32(v);
+
+            set_exact(pp, (int32_t)n < 0 ? 0x80000000 | -n : n, e);
+            break;
+        }
+        case TT_REF_SFPU_INT32_ROUNDTRIP:
+            sfpu_store_exact(pp, int32_to_fp32(fp32_to_int32(v)), false, e);
+            break;
+        default:
+            ref_relu(pp, op, arg, v, signless, a[i], e);
+            break;
+        }
+    }
+}
+
 /* ======================================================== output === */
 
 size_t tt_ref_encode(const TTRefPipe *pp, const TTRefExpect *exp, int ntiles,
@@ -722,6 +1281,7 @@ size_t tt_ref_encode(const TTRefPipe *pp, const TTRefExpect *exp, int ntiles,
 
     switch (pp->out_fmt) {
     case TT_REF_FLOAT32:
+    case TT_REF_INT32:
         for (int i = 0; i < n; i++) {
             memcpy(l1 + 4 * i, &exp[i].bits, 4);
         }
@@ -814,7 +1374,10 @@ void tt_ref_check(const TTRefPipe *pp, const TTRefExpect *exp, int ntiles,
         uint32_t got;
         double gv;
 
-        if (pp->out_fmt == TT_REF_FLOAT32) {
+        if (pp->out_fmt == TT_REF_INT32) {
+            memcpy(&got, l1 + 4 * i, 4);
+            gv = (int32_t)got;
+        } else if (pp->out_fmt == TT_REF_FLOAT32) {
             memcpy(&got, l1 + 4 * i, 4);
             gv = tt_ref_fp32_value(got);
         } else {
@@ -841,6 +1404,10 @@ void tt_ref_check(const TTRefPipe *pp, const TTRefExpect *exp, int ntiles,
                 st->max_ratio = diff / e->bound;
             }
         }
-        track_ulp(st, e->val, gv, out_mant_bits(pp));
+        if (pp->out_fmt != TT_REF_INT32) {
+            track_ulp(st, e->val, gv, out_mant_bits(pp));
+        } else if (got != e->bits) {
+            st->max_ulp = fmax(st->max_ulp, fabs(gv - e->val));
+        }
     }
 }

@@ -35,6 +35,7 @@ enum {
     TT_REF_FLOAT32 = 0,
     TT_REF_FLOAT16_B = 5,
     TT_REF_BFP8_B = 6,
+    TT_REF_INT32 = 8,               /* two's complement (packer: raw) */
 };
 
 /* The pipeline a kernel runs, as tests/tensix/fw's parameter block says */
@@ -113,6 +114,32 @@ void tt_ref_matmul(const TTRefPipe *pp, const uint16_t *a, const uint16_t *b,
 void tt_ref_reduce(const TTRefPipe *pp, bool col, bool max,
                    const uint16_t *a, const uint16_t *scaler, int ntiles,
                    TTRefExpect *out);
+
+/*
+ * Eltwise unary SFPU operations, numbered as tests/tensix/fw's
+ * TTK_SFPU_*: A (@ntiles) through datacopy to Dst, the operation (with
+ * its parameter @arg: threshold or slope as FP32 bits, the last topk
+ * phase) on each tile, packed.  TOPK takes four tiles, values in 0-1 and
+ * indices in 2-3, and sorts within 16-row column groups.
+ */
+enum {
+    TT_REF_SFPU_EXP,
+    TT_REF_SFPU_EXP_PRECISE,
+    TT_REF_SFPU_RECIP,
+    TT_REF_SFPU_SQRT,
+    TT_REF_SFPU_GELU,
+    TT_REF_SFPU_SIGMOID,
+    TT_REF_SFPU_RELU_MIN,
+    TT_REF_SFPU_RELU_MAX,
+    TT_REF_SFPU_LRELU,
+    TT_REF_SFPU_FP32_TO_INT32,
+    TT_REF_SFPU_INT32_ROUNDTRIP,
+    TT_REF_SFPU_TOPK,
+    /* not a kernel: fp32 -> int32 in sign-magnitude, for negative checks */
+    TT_REF_SFPU_FP32_TO_SM32,
+};
+void tt_ref_sfpu(const TTRefPipe *pp, int op, uint32_t arg,
+                 const uint16_t *a, int ntiles, TTRefExpect *out);
 
 /*
  * Bytes of the expected L1 output of @ntiles tiles; all of @exp must be

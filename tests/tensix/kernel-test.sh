@@ -17,6 +17,10 @@
 #   tests/tensix/kernel-test.sh build /opt/ttsim/libttsim.so
 #   tests/tensix/kernel-test.sh build build/libttsim/libttsim.so \
 #       --compare-lib /opt/ttsim/libttsim.so
+#
+# The vector-unit (SFPU) cases are off by default: TT_SFPU_CASES=1 adds
+# them (tt-kernel-run --sfpu), TT_SFPU_CASES=all also their SFPLOADMACRO
+# forms (--sfpu-macro).  Cases ttsim stops on are skipped on ttsim.
 set -u
 B=$(cd "${1:-build}" 2>/dev/null && pwd) || {
     echo "1..0 # SKIP no build directory ${1:-build}"
@@ -40,7 +44,15 @@ if [ -z "${TT_EMU_QEMU:-}" ] && [ -x "$B/qemu/qemu-system-riscv32" ]; then
     export TT_EMU_QEMU=$B/qemu/qemu-system-riscv32
 fi
 
+sfpu=()
+case "${TT_SFPU_CASES:-0}" in
+0 | "") ;;
+all) sfpu=(--sfpu --sfpu-macro) ;;
+*) sfpu=(--sfpu) ;;
+esac
+
 # ttsim prints a "[clocks] seconds (rate)" line on exit: keep it as a
 # TAP comment
-"$run" --lib "$lib" --fw "$fw" "$@" 2>&1 | sed -e 's/^\(\[[0-9]*\] \)/# \1/'
+"$run" --lib "$lib" --fw "$fw" "${sfpu[@]}" "$@" 2>&1 |
+    sed -e 's/^\(\[[0-9]*\] \)/# \1/'
 exit "${PIPESTATUS[0]}"

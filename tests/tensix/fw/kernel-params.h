@@ -34,6 +34,7 @@ enum {
     TTK_OP_TRANSPOSE,       /* unpacker haloize transpose + datacopy */
     TTK_OP_TILIZE,          /* row-major A (mt x nt tiles) -> tiles */
     TTK_OP_UNTILIZE,        /* tiles -> row-major (packer, strided Dst) */
+    TTK_OP_SFPU,            /* A -> Dst (datacopy), vector unit op, pack */
 };
 
 /*
@@ -50,10 +51,35 @@ enum { TTK_ELW_ADD, TTK_ELW_SUB, TTK_ELW_MUL };
 #define TTK_REDUCE_SUM      0x00u
 #define TTK_REDUCE_MAX      0x10u
 
+/*
+ * sub_op for TTK_OP_SFPU: the tt-llk unary SFPU kernel run over each
+ * tile in Dst (sfpu.c).  TTK_SFPU_MACRO selects the SFPLOADMACRO form of
+ * the kernels that have one (exp, reciprocal, the int32 round trip).
+ * sfpu_arg: relu thresholds and the leaky-relu slope (FP32 bits), the
+ * last bitonic phase (topk).
+ */
+enum {
+    TTK_SFPU_EXP,           /* approximate (Schraudolph), clamped at -88.5 */
+    TTK_SFPU_EXP_PRECISE,   /* polynomial, squarings, reciprocal if x < 0 */
+    TTK_SFPU_RECIP,         /* 8-bit (16-bit Dst) / 24-bit (FP32 Dst) */
+    TTK_SFPU_SQRT,
+    TTK_SFPU_GELU,          /* approximate: SFPLUTFP32 table 1 */
+    TTK_SFPU_SIGMOID,       /* SFPLUTFP32 table 2, sign kept */
+    TTK_SFPU_RELU_MIN,      /* x < arg ? arg : x (arg 0: ReLU) */
+    TTK_SFPU_RELU_MAX,      /* min(max(x, 0), arg) */
+    TTK_SFPU_LRELU,         /* x < 0 ? x * arg : x */
+    TTK_SFPU_FP32_TO_INT32, /* truncating, two's complement; Int32 out */
+    TTK_SFPU_INT32_ROUNDTRIP, /* fp32 -> int32, then int32 -> fp32 */
+    TTK_SFPU_TOPK,          /* bitonic phases 0..arg over tiles 0-3 */
+    TTK_SFPU_LAST = TTK_SFPU_TOPK,
+};
+#define TTK_SFPU_MACRO      0x100u
+
 /* L1 data formats (tt-metal DataFormat codes) */
 #define TTK_FMT_FLOAT32     0u
 #define TTK_FMT_FLOAT16_B   5u
 #define TTK_FMT_BFP8_B      6u
+#define TTK_FMT_INT32       8u
 
 /* error[] codes */
 enum {
@@ -112,6 +138,8 @@ typedef struct TTKParams {
     uint32_t dm_done[2];    /* BRISC, NCRISC: TTK_DONE when finished */
     uint32_t dm_error[2];
     uint32_t dm_stage[2];
+
+    uint32_t sfpu_arg;      /* TTK_OP_SFPU: the operation's parameter */
 } TTKParams;
 
 /* What TTK_MM_DRAM derives from the block, the same on every core */

@@ -14,12 +14,19 @@
  * kernel runs (tt-metal tt_metal/hw/firmware/src/tt-1xx/brisc.cc
  * device_setup(); tt-llk tests/helpers/include/boot.h): ungate the Dst
  * clock, invalidate all of Dst, and initialise the semaphores the LLK
- * handshakes use (MATH_PACK is set up by the math thread itself).
+ * handshakes use (MATH_PACK is set up by the math thread itself).  For
+ * the vector-unit operations also boot.h's SFPU state: condition codes
+ * enabled with every lane's flag set, LReg11 = -1.0 (SFPI's vConstNeg1).
  */
-static void device_setup(void)
+static void device_setup(const TTKParams *p)
 {
     REG32(DEST_CG_CTRL) = 0;
     tt_push(TT_ZEROACC(ZEROACC_ALL, 0, 0, 1, 0));
+    if (p->op == TTK_OP_SFPU) {
+        tt_push(TT_SFPENCC(3, 0, 0, 10));
+        tt_push(TT_NOP);
+        tt_push(TT_SFPCONFIG(0, 11, 1));
+    }
     tt_push(TT_SEMINIT(1, 0, SEM_BIT(SEM_UNPACK_TO_DEST)));
     tt_push(TT_SEMINIT(1, 0, SEM_BIT(SEM_MATH_DONE)));
     tt_push(TT_SEMINIT(1, 0, SEM_BIT(SEM_PACK_DONE)));
@@ -32,9 +39,11 @@ static int in_format_ok(uint32_t fmt)
     return fmt == TTK_FMT_FLOAT16_B || fmt == TTK_FMT_BFP8_B;
 }
 
+/* Int32 only from the fp32 -> int32 typecast (check_sfpu) */
 static int out_format_ok(uint32_t fmt)
 {
-    return in_format_ok(fmt) || fmt == TTK_FMT_FLOAT32;
+    return in_format_ok(fmt) || fmt == TTK_FMT_FLOAT32 ||
+           fmt == TTK_FMT_INT32;
 }
 
 /*
@@ -65,11 +74,42 @@ static uint32_t check_dram(const TTKParams *p)
     return TTK_ERR_NONE;
 }
 
+/*
+ * TTK_OP_SFPU: a known op, SFPLOADMACRO only where tt-llk has that form;
+ * the typecasts need a 32-bit Dst, and only fp32 -> int32 writes Int32;
+ * topk sorts the block of 4 tiles (values, then indices) up to phase 1.
+ */
+static uint32_t check_sfpu(const TTKParams *p)
+{
+    uint32_t op = p->sub_op & ~TTK_SFPU_MACRO;
+    uint32_t int_out = p->fmt_out == TTK_FMT_INT32 ||
+                       p->pack_src == TTK_FMT_INT32;
+
+    if (op > TTK_SFPU_LAST ||
+        ((p->sub_op & TTK_SFPU_MACRO) && op != TTK_SFPU_EXP &&
+         op != TTK_SFPU_RECIP && op != TTK_SFPU_INT32_ROUNDTRIP)) {
+        return TTK_ERR_OP;
+    }
+    if (((op == TTK_SFPU_FP32_TO_INT32 ||
+          op == TTK_SFPU_INT32_ROUNDTRIP) && !p->dst_fp32) ||
+        int_out != (op == TTK_SFPU_FP32_TO_INT32) ||
+        (int_out && (p->fmt_out != TTK_FMT_INT32 ||
+                     p->pack_src != TTK_FMT_INT32))) {
+        return TTK_ERR_FORMAT;
+    }
+    if (op == TTK_SFPU_TOPK &&
+        (p->mt * p->nt != 4 || p->block != 4 || p->sfpu_arg > 1)) {
+        return TTK_ERR_DIMS;
+    }
+    return TTK_ERR_NONE;
+}
+
 /* The same checks on every core, so that all five agree to stop */
 uint32_t ttk_check_params(const TTKParams *p)
 {
     uint32_t ntiles = p->mt * p->nt;
     uint32_t max_block = p->dst_fp32 ? 4 : 8;
+    uint32_t err;
 
     if (p->magic != TTK_MAGIC) {
         return TTK_ERR_MAGIC;
@@ -101,6 +141,11 @@ uint32_t ttk_check_params(const TTKParams *p)
             return TTK_ERR_OP;
         }
         break;
+    case TTK_OP_SFPU:
+        if (p->fidelity) {
+            return TTK_ERR_OP;
+        }
+        break;
     default:
         return TTK_ERR_OP;
     }
@@ -113,6 +158,12 @@ uint32_t ttk_check_params(const TTKParams *p)
     }
     if ((p->addr_a | p->addr_b | p->addr_c) & 15) {
         return TTK_ERR_DIMS;
+    }
+    err = p->op == TTK_OP_SFPU ? check_sfpu(p) :
+          p->fmt_out == TTK_FMT_INT32 || p->pack_src == TTK_FMT_INT32 ?
+          TTK_ERR_FORMAT : TTK_ERR_NONE;
+    if (err != TTK_ERR_NONE) {
+        return err;
     }
     if (!in_format_ok(p->fmt_a) || !in_format_ok(p->fmt_b) ||
         !in_format_ok(p->unpack_out_a) || !in_format_ok(p->unpack_out_b) ||
@@ -139,7 +190,7 @@ void core_main(uint32_t thread)
     err = ttk_check_params((const TTKParams *)p);
     if (err == TTK_ERR_NONE) {
         if (thread == 0) {
-            device_setup();
+            device_setup((const TTKParams *)p);
             __asm__ volatile("fence" : : : "memory");
             p->setup = run;
         } else {

@@ -5,6 +5,7 @@
  * llk_math_eltwise_unary_datacopy.h, llk_math_eltwise_binary.h,
  * llk_math_matmul.h, llk_math_reduce.h; common/inc/cmath_common.h),
  * written out as instruction words for 32x32 tiles in SyncHalf mode.
+ * The vector-unit operations that follow a datacopy are in sfpu.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -342,6 +343,10 @@ uint32_t ttk_math(const TTKParams *p)
     case TTK_OP_REDUCE:
         reduce_init(fid);
         break;
+    case TTK_OP_SFPU:
+        datacopy_init(p->dst_fp32, 0);
+        sfpu_init(p);
+        break;
     default:
         return TTK_ERR_OP;
     }
@@ -367,6 +372,22 @@ uint32_t ttk_math(const TTKParams *p)
                 for (uint32_t k = 0; k < p->kt; k++) {
                     matmul_tile(i);
                 }
+                break;
+            case TTK_OP_SFPU:
+                datacopy_tile(i);
+                if (sub_op == TTK_SFPU_TOPK && i + 1 < n) {
+                    break;          /* once the block's 4 tiles are in */
+                }
+                /*
+                 * Not in tt-llk: wait for the datacopy (and the unpacker
+                 * behind it) before pushing the SFPU stream, up to ~1400
+                 * words a tile.  ttsim v1.10.0 does not stall a TRISC on
+                 * a full instruction FIFO (see pack.c); the stream is
+                 * unchanged.
+                 */
+                tensix_sync();
+                sfpu_tile(p, dest_half * DST_HALF_ROWS +
+                          (sub_op == TTK_SFPU_TOPK ? 0 : i) * DST_TILE_ROWS);
                 break;
             default:
                 reduce_tile(i, sub_op, hifi);

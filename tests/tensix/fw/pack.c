@@ -355,14 +355,16 @@ uint32_t ttk_pack(const TTKParams *p)
             __asm__ volatile("fence" : : : "memory");
             PARAMS->packed = t0 + n;
         }
-        if (untilize) {
+        if (untilize || p->op == TTK_OP_SFPU) {
             /*
              * Not in tt-llk: an untilize block expands to ~300
-             * instructions, and ttsim v1.10.0 neither stalls a TRISC on a
-             * full instruction FIFO nor grows it beyond 512 entries
-             * (src/tile.cpp tensix_inst_wr32), so a third block queued
-             * behind the SEMWAIT overflows it.  Draining here changes
-             * nothing in the instruction stream.
+             * instructions (a block of 8 packed tiles to ~250), and
+             * ttsim v1.10.0 neither stalls a TRISC on a full instruction
+             * FIFO nor grows it beyond 512 entries (src/tile.cpp
+             * tensix_inst_wr32), so a third block queued behind the
+             * SEMWAIT (while the SFPU is still on the first) overflows
+             * it.  Draining here changes nothing in the instruction
+             * stream.
              */
             tensix_sync();
         }

@@ -242,6 +242,85 @@ _Static_assert(AM_AB(0, AM_SRC(0x3f, 1, 1)) ==
 #define TC_UNPACK_MISC      TT_THCFG_UNPACK_MISC_CFG_CfgContextOffset_0_WORD
 #define TC_ADDR_MOD_BIAS(n) (TT_THCFG_ADDR_MOD_BIAS_SECn_BiasIncr_WORD + (n))
 
+/* ------------------------------------------- vector unit (SFPU) -- */
+
+/*
+ * Operands in tt-llk's TTI_SFP* order (tt_llk_blackhole/common/inc/
+ * ckernel_ops.h), which is the field order of the generated encoders.
+ * SFPLOAD/SFPSTORE/SFPLOADMACRO: LReg (SFPLOADMACRO: macro << 2 | the
+ * low two bits of the LReg), Mod0 format, AddrMod, Dst row offset
+ * (SFPLOADMACRO: with the LReg's bit 2 in bit 0).
+ */
+#define TT_SFPLOAD(vd, mod0, am, imm) TT_ENC_SFPLOAD(vd, mod0, am, imm)
+#define TT_SFPSTORE(vd, mod0, am, imm) TT_ENC_SFPSTORE(vd, mod0, am, imm)
+#define TT_SFPLOADMACRO(vd, mod0, am, imm) \
+    TT_ENC_SFPLOADMACRO(vd, mod0, am, (imm) & 0x3ff)
+#define TT_SFPLOADI(vd, mod0, imm16) TT_ENC_SFPLOADI(vd, mod0, (imm16) & 0xffff)
+#define TT_SFPCONFIG(imm16, dest, mod1) TT_ENC_SFPCONFIG(imm16, dest, mod1)
+#define TT_SFPMAD(va, vb, vc, vd, mod1) TT_ENC_SFPMAD(va, vb, vc, vd, mod1)
+#define TT_SFPADD(va, vb, vc, vd, mod1) TT_ENC_SFPADD(va, vb, vc, vd, mod1)
+#define TT_SFPMUL(va, vb, vc, vd, mod1) TT_ENC_SFPMUL(va, vb, vc, vd, mod1)
+#define TT_SFPADDI(imm16, vd, mod1) TT_ENC_SFPADDI(imm16, vd, mod1)
+#define TT_SFPMULI(imm16, vd, mod1) TT_ENC_SFPMULI(imm16, vd, mod1)
+#define TT_SFPSWAP(imm12, vc, vd, mod1) TT_ENC_SFPSWAP(imm12, vc, vd, mod1)
+#define TT_SFPSHFT(imm12, vc, vd, mod1) \
+    TT_ENC_SFPSHFT((imm12) & 0xfff, vc, vd, mod1)
+#define TT_SFPSHFT2(imm12, vc, vd, mod1) \
+    TT_ENC_SFPSHFT2((imm12) & 0xfff, vc, vd, mod1)
+#define TT_SFPIADD(imm12, vc, vd, mod1) \
+    TT_ENC_SFPIADD((imm12) & 0xfff, vc, vd, mod1)
+#define TT_SFP_STOCH_RND(rnd, imm8, vb, vc, vd, mod1) \
+    TT_ENC_SFP_STOCH_RND(rnd, imm8, vb, vc, vd, mod1)
+#define TT_SFPSETSGN(imm12, vc, vd, mod1) TT_ENC_SFPSETSGN(imm12, vc, vd, mod1)
+#define TT_SFPSETEXP(imm12, vc, vd, mod1) TT_ENC_SFPSETEXP(imm12, vc, vd, mod1)
+#define TT_SFPEXEXP(imm12, vc, vd, mod1) TT_ENC_SFPEXEXP(imm12, vc, vd, mod1)
+#define TT_SFPEXMAN(imm12, vc, vd, mod1) TT_ENC_SFPEXMAN(imm12, vc, vd, mod1)
+#define TT_SFPSETCC(imm12, vc, vd, mod1) TT_ENC_SFPSETCC(imm12, vc, vd, mod1)
+#define TT_SFPENCC(imm12, vc, vd, mod1) TT_ENC_SFPENCC(imm12, vc, vd, mod1)
+#define TT_SFPPUSHC         TT_ENC_SFPPUSHC(0, 0, 0, 0)
+#define TT_SFPPOPC          TT_ENC_SFPPOPC(0, 0, 0, 0)
+#define TT_SFPMOV(imm12, vc, vd, mod1) TT_ENC_SFPMOV(imm12, vc, vd, mod1)
+#define TT_SFPABS(imm12, vc, vd, mod1) TT_ENC_SFPABS(imm12, vc, vd, mod1)
+#define TT_SFPOR(imm12, vc, vd, mod1) TT_ENC_SFPOR(imm12, vc, vd, mod1)
+#define TT_SFPCAST(vc, vd, mod1) TT_ENC_SFPCAST(vc, vd, mod1)
+#define TT_SFPARECIP(imm12, vc, vd, mod1) TT_ENC_SFPARECIP(imm12, vc, vd, mod1)
+/* tt-llk's TTI_SFPLUTFP32 leaves the Mod1Mirror field 0 */
+#define TT_SFPLUTFP32(vd, mod1) TT_ENC_SFPLUTFP32(0, vd, mod1)
+#define TT_SFPTRANSP        TT_ENC_SFPTRANSP(0, 0, 0, 0)
+#define TT_SFPNOP           TT_ENC_SFPNOP()
+/* INCRWC: Dst/SrcB/SrcA counters += d/b/a (cr: of the CR shadows) */
+#define TT_INCRWC(cr, d, b, a) TT_ENC_INCRWC(cr, d, b, a)
+
+/* LRegs and constant registers (tt-llk ckernel_instr_params.h p_sfpu) */
+#define LREG0               0
+#define LREG1               1
+#define LREG2               2
+#define LREG3               3
+#define LREG4               4
+#define LREG5               5
+#define LREG6               6
+#define LREG7               7
+#define LCONST_0_8373       8
+#define LCONST_0            9
+#define LCONST_1            10
+#define LCONST_NEG1         11
+#define LREG12              12
+#define LREG13              13
+#define LREG14              14
+#define LREG15              15
+/* SFPLOAD/SFPSTORE Mod0 (tt-llk InstrModLoadStore) */
+#define SFP_FMT_DEFAULT     0   /* as Dst / SrcB is configured */
+#define SFP_FMT_FP16B       2
+#define SFP_FMT_FP32        3
+#define SFP_FMT_INT32       4
+#define SFP_FMT_LO16        6
+/* SFPLOADI Mod0 (sfpi SFPLOADI_MOD0_*) */
+#define SFP_LI_FLOATB       0
+#define SFP_LI_USHORT       2
+#define SFP_LI_SHORT        4
+#define SFP_LI_UPPER        8
+#define SFP_LI_LOWER        10
+
 /* ------------------------------------------ hand-computed checks -- */
 
 _Static_assert(TT_UNPACR(0, 1, 1, 1, 1) == 0x420080c1, "UNPACR A");
@@ -277,5 +356,18 @@ _Static_assert(AM_DST(0, 1, 1, 0, 1, 0) == 0x2c00, "AM_DST");
 _Static_assert(AM_DST(8, 0, 0, 1, 0, 1) == 0x9008, "AM_DST c2cr");
 _Static_assert(AM_PACK(0, 1, 0, 1, 0, 1) == 0x2820, "AM_PACK");
 _Static_assert(AM_PACK(0, 1, 4, 0, 1, 0) == 0x1120, "AM_PACK 2");
+
+_Static_assert(TT_SFPENCC(3, 0, 0, 10) == 0x8a00300a, "SFPENCC");
+_Static_assert(TT_SFPCONFIG(0, 0xf, 1) == 0x910000f1, "SFPCONFIG");
+_Static_assert(TT_SFPLOAD(LREG0, 0, 7, 0) == 0x7000e000, "SFPLOAD");
+_Static_assert(TT_SFPSTORE(LREG0, 0, 7, 0) == 0x7200e000, "SFPSTORE");
+_Static_assert(TT_SFPSWAP(0, LREG0, LREG1, 1) == 0x92000011, "SFPSWAP");
+_Static_assert(TT_SFPNOP == 0x8f000000, "SFPNOP");
+_Static_assert(TT_SFPTRANSP == 0x8c000000, "SFPTRANSP");
+_Static_assert(TT_INCRWC(0, 2, 0, 0) == 0x38008000, "INCRWC");
+_Static_assert(TT_STALLWAIT(STALL_SFPU, WAIT_MATH) == 0xa2800010,
+               "STALLWAIT SFPU");
+_Static_assert(TT_SETRWC(CLR_NONE, RWC_CR_D, 8, 0, 0, SET_D) == 0x37120004,
+               "SETRWC face");
 
 #endif

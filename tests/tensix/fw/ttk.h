@@ -173,6 +173,7 @@ static inline uint32_t tile_size16(uint32_t fmt)
 {
     switch (fmt) {
     case TTK_FMT_FLOAT32:
+    case TTK_FMT_INT32:
         return 256;
     case TTK_FMT_BFP8_B:
         return 64 + 4;              /* 1024 data + 64 exponent bytes */
@@ -199,6 +200,13 @@ static inline void set_stage(int thread, uint32_t v)
 uint32_t ttk_unpack(const TTKParams *p);
 uint32_t ttk_math(const TTKParams *p);
 uint32_t ttk_pack(const TTKParams *p);
+
+/*
+ * The math thread's vector-unit part (sfpu.c): the op's init, and the op
+ * over the tile at Dst row @dst_row (the block's tiles 0-3 for topk)
+ */
+void sfpu_init(const TTKParams *p);
+void sfpu_tile(const TTKParams *p, uint32_t dst_row);
 
 /* 0 or the TTK_ERR_* code that stops every core (main.c) */
 uint32_t ttk_check_params(const TTKParams *p);

@@ -346,6 +346,7 @@ uint32_t ttk_unpack(const TTKParams *p)
     case TTK_OP_DATACOPY:
     case TTK_OP_TRANSPOSE:
     case TTK_OP_UNTILIZE:
+    case TTK_OP_SFPU:
         unpack_hw_configure(p->fmt_a, p->unpack_out_a, p->fmt_a,
                             p->unpack_out_a);
         if (op == TTK_OP_TRANSPOSE) {

@@ -197,7 +197,9 @@ static uint32_t tt_qtest_src19(uint32_t cell)
  * "tt tensix X Y dst ROW": DstBits[ROW][0..15] and its valid bit;
  * "tt tensix X Y src A|B BANK ROW": the 19-bit cells of a Src row;
  * "tt tensix X Y banks": valid masks and bank pointers of SrcA, SrcB;
- * "tt tensix X Y rwc THREAD": SrcA, SrcB, Dst counters and phase.
+ * "tt tensix X Y rwc THREAD": SrcA, SrcB, Dst counters and phase;
+ * "tt tensix X Y lreg R": the 32 lanes of Vector Unit register LReg[R];
+ * "tt tensix X Y sfpu": lane flags, flag enable, flag stack depth.
  */
 static const char *tt_qtest_tensix(CharFrontend *chr, gchar **w)
 {
@@ -244,8 +246,17 @@ static const char *tt_qtest_tensix(CharFrontend *chr, gchar **w)
 
         g_string_append_printf(s, " %u %u %u %u", r->srca, r->srcb, r->dst,
                                r->fidelity);
+    } else if (!strcmp(w[2], "lreg") && w[3] &&
+               !qemu_strtou64(w[3], NULL, 0, &a) && a < TT_SFPU_LREGS) {
+        for (int l = 0; l < TT_SFPU_LANES; l++) {
+            g_string_append_printf(s, " 0x%08x", t->sfpu.lreg[a][l]);
+        }
+    } else if (!strcmp(w[2], "sfpu")) {
+        g_string_append_printf(s, " 0x%08x %d %u", t->sfpu.flags,
+                               t->sfpu.use_flags, t->sfpu.sp);
     } else {
-        return "expected dst ROW, src A|B BANK ROW, banks or rwc THREAD";
+        return "expected dst ROW, src A|B BANK ROW, banks, rwc THREAD, "
+               "lreg R or sfpu";
     }
     qtest_sendf(chr, "%s\n", s->str);
     return NULL;

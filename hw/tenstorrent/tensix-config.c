@@ -22,6 +22,9 @@ void tt_cfg_write(TTTensix *t, int state, uint32_t reg, uint32_t val)
     if (reg >= TT_TENSIX_GLOBAL_CFG) {
         t->cfg[!state][reg] = val;  /* global words live in both states */
     }
+    if (reg == TT_CFG_PRNG_SEED_Seed_Val_WORD) {
+        tt_sfpu_seed(t, val);       /* the Vector Unit's PRNG reseeds */
+    }
 }
 
 /* Config word @reg of the thread's current state, or NULL (logged) */
@@ -206,9 +209,9 @@ static void tt_cfg_mmio_write(void *opaque, hwaddr addr, uint64_t val,
             tt_cfg_write(t, idx / TT_TENSIX_CFG_WORDS,
                          idx % TT_TENSIX_CFG_WORDS, val);
         } else if (addr < TT_CFG_THREAD) {
-            idx = (addr - TT_CFG_DUAL) / 4;
-            t->cfg[0][idx % TT_TENSIX_CFG_WORDS] = val;
-            t->cfg[1][idx % TT_TENSIX_CFG_WORDS] = val;
+            idx = (addr - TT_CFG_DUAL) / 4 % TT_TENSIX_CFG_WORDS;
+            tt_cfg_write(t, 0, idx, val);
+            tt_cfg_write(t, 1, idx, val);
         } else {
             qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d: ThreadConfig is written "
                           "by SETC16 only\n", t->tile_x, t->tile_y);

@@ -55,7 +55,7 @@ static void tt_rwc_step(uint16_t *c, uint16_t *cr, unsigned inc, bool clr,
  * (ExtraAddrModBit) choose between two sets of four on Wormhole's 2-bit
  * index and have no use here.
  */
-static void tt_addr_mod(TTTensix *t, int thread, unsigned n, bool fidelity)
+void tt_addr_mod(TTTensix *t, int thread, unsigned n, bool fidelity)
 {
     const uint16_t *tc = t->th[thread].thread_cfg;
     TTTensixRwc *r = &t->th[thread].rwc;

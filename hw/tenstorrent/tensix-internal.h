@@ -197,10 +197,41 @@ extern const MemoryRegionOps tt_tensix_mopcfg_ops;  /* tensix-frontend.c */
 extern const MemoryRegionOps tt_tensix_gpr_ops;     /* tensix-thcon.c */
 extern const MemoryRegionOps tt_tensix_cfg_ops;     /* tensix-config.c */
 
+/*
+ * tensix-fpu.c: apply address modifier @n (ApplyAddrMod, RWCs.md) to
+ * @thread's RWCs; @fidelity false is ApplyPartialAddrMod (SFPLOAD/STORE)
+ */
+void tt_addr_mod(TTTensix *t, int thread, unsigned n, bool fidelity);
 /* tensix-fpu.c: hand Src @which (0 A, 1 B) bank back to the unpackers */
 void tt_fpu_release(TTTensix *t, int thread, unsigned which);
 /* tensix-unpack.c: bank @bank of Src @which now belongs to the FPU */
 void tt_unpack_flip(TTTensix *t, unsigned which, unsigned fmt);
+
+/*
+ * tensix-sfpu.c: tables built once (class init), power-on state, and
+ * the reseed on a write of PRNG_SEED_Seed_Val
+ */
+void tt_sfpu_class_init(void);
+void tt_sfpu_reset(TTTensix *t);
+void tt_sfpu_seed(TTTensix *t, uint32_t seed);
+
+/*
+ * An SFP instruction as the Vector Unit runs it.  The handlers decode
+ * the word with tt_sfpu_decode(); SFPLOADMACRO can instead override the
+ * register indices of a template (vd may then be 16) and set @macro
+ * (SFPLOADMACRO.md: no back-door template load, no AddrMod for stores).
+ */
+typedef struct TTSfpInsn {
+    uint32_t w;                 /* the instruction word */
+    uint8_t va, vb, vc, vd;     /* LReg indices after the usual defaults */
+    uint32_t lanes;             /* lanes the instruction may act in */
+    bool macro;                 /* scheduled by SFPLOADMACRO */
+} TTSfpInsn;
+
+/* Decode SFP word @w (opcode 0x70-0x99, not SFPLOADMACRO); false if not */
+bool tt_sfpu_decode(uint32_t w, TTSfpInsn *i);
+/* Execute a decoded SFP instruction for @thread */
+void tt_sfpu_exec(TTTensix *t, int thread, const TTSfpInsn *i);
 
 /* tensix.c: write @len bytes of L1 from the coprocessor (packers) */
 bool tt_tensix_l1_write(TTTensix *t, uint32_t addr, const void *buf,
@@ -209,5 +240,6 @@ bool tt_tensix_l1_write(TTTensix *t, uint32_t addr, const void *buf,
 /* Monitor: a thread's front-end state, the datapath's state */
 void tt_tensix_frontend_dump(TTTensix *t, int thread, GString *out);
 void tt_fpu_dump(TTTensix *t, GString *out);
+void tt_sfpu_dump(TTTensix *t, GString *out);
 
 #endif

@@ -55,6 +55,7 @@ void tt_tensix_dump(TTTensix *t, GString *out)
         tt_tensix_frontend_dump(t, i, out);
     }
     tt_fpu_dump(t, out);
+    tt_sfpu_dump(t, out);
 }
 
 /* True if a thread holds instructions at its gate */
@@ -144,6 +145,7 @@ static void tt_tensix_reset_hold(Object *obj, ResetType type)
     /* every Dst row reads as written at reset, as ttsim has it */
     memset(t->dst_valid, true, sizeof(t->dst_valid));
     memset(&t->packer, 0, sizeof(t->packer));
+    tt_sfpu_reset(t);
 }
 
 static const VMStateDescription vmstate_tt_tensix = {
@@ -173,6 +175,7 @@ static void tt_tensix_class_init(ObjectClass *klass, const void *data)
 
     dc->desc = "Tenstorrent Blackhole Tensix coprocessor";
     riscv_tt_disas = tt_tensix_disas;   /* -d in_asm names Tensix words */
+    tt_sfpu_class_init();
     dc->realize = tt_tensix_realize;
     dc->vmsd = &vmstate_tt_tensix;
     dc->user_creatable = false;

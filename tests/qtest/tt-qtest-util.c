@@ -308,6 +308,25 @@ void tt_tensix_rwc(QTestState *qts, int x, int y, int thread,
     }
 }
 
+void tt_tensix_lreg(QTestState *qts, int x, int y, int r, uint32_t v[32])
+{
+    g_autofree char *what = g_strdup_printf("lreg %d", r);
+    g_auto(GStrv) w = tt_tensix_cmd(qts, x, y, what, 32);
+
+    for (int i = 0; i < 32; i++) {
+        v[i] = tt_num(w[1 + i]);
+    }
+}
+
+void tt_tensix_sfpu(QTestState *qts, int x, int y, unsigned st[3])
+{
+    g_auto(GStrv) w = tt_tensix_cmd(qts, x, y, "sfpu", 3);
+
+    for (int i = 0; i < 3; i++) {
+        st[i] = tt_num(w[1 + i]);
+    }
+}
+
 void tt_tensix_cfg(TTTensixCfg *c, int word, int shift, int width,
                    uint32_t val)
 {

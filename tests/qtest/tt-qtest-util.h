@@ -86,6 +86,10 @@ uint32_t tt_tensix_banks(QTestState *qts, int x, int y);
 /* RWCs of @thread: SrcA, SrcB, Dst, fidelity phase */
 void tt_tensix_rwc(QTestState *qts, int x, int y, int thread,
                    unsigned rwc[4]);
+/* The 32 lanes of Vector Unit register LReg[@r] */
+void tt_tensix_lreg(QTestState *qts, int x, int y, int r, uint32_t v[32]);
+/* Vector Unit lane flags, flag enable (0/1), flag stack depth */
+void tt_tensix_sfpu(QTestState *qts, int x, int y, unsigned st[3]);
 
 /*
  * Shadow of the backend configuration (Config state 0, written through

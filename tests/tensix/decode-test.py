@@ -17,8 +17,11 @@ sys.path.insert(0, os.path.join(sys.argv[2], "scripts"))
 from ttqtest import TTQemu  # noqa: E402
 
 
-# units whose every instruction must execute (the rest say so in "tt isa")
-COMPLETE_UNITS = ["sync", "adc", "unpack"]
+# units whose every instruction must execute (the rest say so in "tt isa"),
+# with the instructions still allowed to lack a handler: SFPLOADMACRO's
+# scheduler comes after the rest of the Vector Unit
+COMPLETE_UNITS = {"sync": [], "adc": [], "unpack": [],
+                  "sfpu": ["SFPLOADMACRO"]}
 
 
 def main():
@@ -63,12 +66,14 @@ def main():
               "not " if bad or total != len(isa) or
               impl + sum(map(len, missing.values())) != total else "",
               n, total - impl, impl, total, " # " + str(bad) if bad else ""))
-    for unit in COMPLETE_UNITS:
+    for unit, allowed in COMPLETE_UNITS.items():
+        gaps = [m for m in missing.get(unit, [None]) if m not in allowed]
         n += 1
-        print("%sok %d - every %s instruction has a handler%s" % (
-            "not " if missing.get(unit, [None]) else "", n, unit,
-            " # missing: " + ",".join(missing.get(unit) or ["unit"])
-            if missing.get(unit, [None]) else ""))
+        print("%sok %d - every %s instruction has a handler%s%s" % (
+            "not " if gaps else "", n, unit,
+            " but " + ",".join(allowed) if allowed else "",
+            " # missing: " + ",".join(m or "unit" for m in gaps)
+            if gaps else ""))
     unknown = q.cmd("tt disas 0xff123456")
     n += 1
     print("%sok %d - an opcode outside the table shows as .ttinsn" %

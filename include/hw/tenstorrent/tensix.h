@@ -5,7 +5,8 @@
  * (hw/tenstorrent/tensix-<unit>.c, private tensix-internal.h):
  * tensix.c (device), tensix-frontend.c (pushes, MOP and replay expanders,
  * wait gate, dispatch), tensix-sync.c, tensix-config.c, tensix-thcon.c,
- * tensix-adc.c, tensix-unpack.c, tensix-fpu.c, tensix-pack.c.
+ * tensix-adc.c, tensix-unpack.c, tensix-fpu.c, tensix-sfpu.c,
+ * tensix-pack.c.
  *
  * Source: tenstorrent/tt-isa-documentation
  * BlackholeA0/TensixTile/TensixCoprocessor/ (WormholeB0 pages where the
@@ -87,6 +88,7 @@ typedef struct TTTensixAdc {
 /* Register window counters (RWCs.md) */
 typedef struct TTTensixRwc {
     uint16_t dst, dst_cr;
+    uint16_t sp;        /* SFPLOAD/SFPSTORE MOD0_FMT_INT32_ALL stack pointer */
     uint8_t srca, srca_cr, srcb, srcb_cr, fidelity;
 } TTTensixRwc;
 
@@ -126,6 +128,33 @@ typedef struct TTTensixMop {
     uint32_t outer, inner;      /* iterations */
     uint32_t i, j;              /* outer iteration, position in it */
 } TTTensixMop;
+
+/*
+ * The Vector Unit (SFPU, VectorUnit.md, LReg.md): 32 lanes of 32 bits.
+ * Lane flags and the flag stack are a bit per lane; the flag enable
+ * (UseLaneFlagsForLaneEnable) is kept once, as every instruction that
+ * changes it does so in all lanes alike.  SFPCONFIG takes LaneConfig and
+ * LoadMacroConfig from lanes 0-7 and broadcasts them vertically, so they
+ * are kept per column (lane & 7).
+ */
+#define TT_SFPU_LANES           32
+#define TT_SFPU_LREGS           17      /* 16: SFPLOADMACRO's staging LReg */
+#define TT_SFPU_STACK           8       /* SFPPUSHC.md: eight entries */
+#define TT_SFPU_COLS            8
+
+typedef struct TTTensixSfpu {
+    uint32_t lreg[TT_SFPU_LREGS][TT_SFPU_LANES];
+    uint32_t flags;                     /* LaneFlags */
+    bool use_flags;                     /* UseLaneFlagsForLaneEnable */
+    uint8_t sp;                         /* flag stack depth */
+    uint32_t stack_flags[TT_SFPU_STACK];
+    bool stack_use[TT_SFPU_STACK];
+    uint32_t lane_config[TT_SFPU_COLS];         /* 18 bits each */
+    uint32_t lm_template[TT_SFPU_COLS][4];      /* LoadMacroConfig */
+    uint32_t lm_sequence[TT_SFPU_COLS][4];
+    uint16_t lm_misc[TT_SFPU_COLS];             /* 12 bits */
+    uint32_t prng[TT_SFPU_LANES];       /* VectorUnit.md "PRNG" */
+} TTTensixSfpu;
 
 /* Why a core is halted by the coprocessor, released when it clears */
 enum {
@@ -185,6 +214,7 @@ struct TTTensix {
     uint16_t dst[TT_DST_ROWS][TT_ROW_DATUMS];   /* DstBits (Dst.md) */
     bool dst_valid[TT_DST_ROWS];                /* DstRowValid */
     TTTensixPacker packer;
+    TTTensixSfpu sfpu;
     MemoryRegion *l1_mr;        /* link "l1": the tile's L1, RAM */
     uint8_t *l1;                /* its host memory (reads only) */
     uint32_t l1_size;

@@ -18,9 +18,10 @@
 #   tests/tensix/kernel-test.sh build build/libttsim/libttsim.so \
 #       --compare-lib /opt/ttsim/libttsim.so
 #
-# The vector-unit (SFPU) cases are off by default: TT_SFPU_CASES=1 adds
-# them (tt-kernel-run --sfpu), TT_SFPU_CASES=all also their SFPLOADMACRO
-# forms (--sfpu-macro).  Cases ttsim stops on are skipped on ttsim.
+# The vector-unit (SFPU) cases run by default (tt-kernel-run --sfpu);
+# TT_SFPU_CASES=0 leaves them out, TT_SFPU_CASES=all adds their
+# SFPLOADMACRO forms (--sfpu-macro).  Cases ttsim stops on are skipped on
+# ttsim.
 set -u
 B=$(cd "${1:-build}" 2>/dev/null && pwd) || {
     echo "1..0 # SKIP no build directory ${1:-build}"
@@ -45,8 +46,8 @@ if [ -z "${TT_EMU_QEMU:-}" ] && [ -x "$B/qemu/qemu-system-riscv32" ]; then
 fi
 
 sfpu=()
-case "${TT_SFPU_CASES:-0}" in
-0 | "") ;;
+case "${TT_SFPU_CASES:-1}" in
+0) ;;
 all) sfpu=(--sfpu --sfpu-macro) ;;
 *) sfpu=(--sfpu) ;;
 esac

@@ -77,6 +77,26 @@ grep '^# tt-kmd part skipped' "$log/guest.log" | sed 's/^# /guest: /'
     > "$log/libttsim.log" 2>&1
 count "$log/libttsim.log" libttsim $?
 
+# The host map: L1 and GDDR through shared memory against QEMU's own path
+# (random unicast and multicast writes on NOC0/NOC1, translated and raw,
+# GDDR ports, odd lengths), ordering of mapped data and a doorbell, cores
+# woken by mapped writes, kernels rewritten between launches; on a P150, a
+# harvested P150, a P100A, and with the mapping off (TT_EMU_SHM=0)
+for cfg in "p150:-M blackhole,board=p150" \
+           "p150-harvested:-M blackhole,harvested-tensix-cols=2:15" \
+           "p100a:-M blackhole,board=p100a" \
+           "p150-no-shm:-M blackhole,board=p150:0"; do
+    name=${cfg%%:*}
+    rest=${cfg#*:}
+    args=${rest%%:*}
+    shm=1
+    [ "$rest" = "$args" ] || shm=${rest##*:}
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" TT_EMU_ARGS="$args" TT_EMU_SHM=$shm \
+        timeout 300 "$B/libttsim/tt-hostmap-test" "$B/libttsim/libttsim.so" \
+        > "$log/hostmap-$name.log" 2>&1
+    count "$log/hostmap-$name.log" "hostmap-$name" $?
+done
+
 # libttsim.so against a second server, tools/libttsim/tt-mock-server, built
 # on QEMU's own libvfio-user: the mailbox served by messages (no shared
 # memory), DMA pieces, the library starting and losing its "emulator"

@@ -355,10 +355,12 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Median time of one 4-byte read, then one 4-byte write, of tile 0's L1 */
 static void bench_latency(void)
 {
     static double t[LAT_READS];
     uint64_t a = tile_l1(0, TT_BENCH_PARAMS);
+    uint64_t w = tile_l1(0, BULK_ADDR);
 
     for (int i = 0; i < LAT_READS; i++) {
         double t0 = tt_host_now();
@@ -368,6 +370,14 @@ static void bench_latency(void)
     }
     qsort(t, LAT_READS, sizeof(t[0]), cmp_double);
     metric("bar0_rd32_latency", t[LAT_READS / 2] * 1e9, "ns");
+    for (int i = 0; i < LAT_READS; i++) {
+        double t0 = tt_host_now();
+
+        tt_host_wr32(&lib, w, i);
+        t[i] = tt_host_now() - t0;
+    }
+    qsort(t, LAT_READS, sizeof(t[0]), cmp_double);
+    metric("bar0_wr32_latency", t[LAT_READS / 2] * 1e9, "ns");
 }
 
 /* W1 on tiles [0, @n): wall time from the release to the last done flag */

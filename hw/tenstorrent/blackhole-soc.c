@@ -8,10 +8,23 @@
  * block flags; CPUs are then realized tile-major (index = tile * 5 + role),
  * tiles in column-major order (../shared/specs/qemu-engineering.md 3.1).
  *
+ * RAM: every tile's L1 and LDMs and every GDDR bank are RAM blocks backed
+ * by one memfd (TT_SOC_RAM_* in blackhole.h), sealed against shrinking and
+ * growing, so that the vfio-user export can hand it to a client that maps
+ * L1 and GDDR (host-map.c) without the client being able to pull pages
+ * from under QEMU.  GDDR stays sparse: the file has holes until written.
+ * L1 is allocated up front (prealloc-l1, in a thread of its own while the
+ * machine starts), as on the chip: a client writing L1 through its
+ * mapping then pays no page allocation per 4 KiB it first touches.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/memfd.h"
+#include "qemu/thread.h"
+#include <sys/resource.h>
 #include "qapi/error.h"
 #include "hw/qdev-properties.h"
 #include "system/reset.h"
@@ -55,6 +68,9 @@ static void blackhole_soc_create_tiles(TTBlackholeSoC *s)
         qdev_prop_set_uint8(DEVICE(t), "vx", s->grid.tile_vx[i]);
         qdev_prop_set_uint8(DEVICE(t), "vy", s->grid.tile_y[i]);
         qdev_prop_set_bit(DEVICE(t), "spin-park", s->spin_park);
+        qdev_prop_set_int32(DEVICE(t), "ram-fd", s->ram_fd);
+        qdev_prop_set_uint64(DEVICE(t), "ram-offset",
+                             i * TT_SOC_RAM_TILE_STRIDE);
         tt_tensix_tile_init_cores(t, clusters);
     }
 }
@@ -90,6 +106,10 @@ static bool blackhole_soc_create_dram(TTBlackholeSoC *s, Error **errp)
         object_initialize_child(OBJECT(s), name, &s->dram[b],
                                 TYPE_TT_DRAM_BANK);
         qdev_prop_set_uint8(DEVICE(&s->dram[b]), "bank", b);
+        qdev_prop_set_int32(DEVICE(&s->dram[b]), "ram-fd", s->ram_fd);
+        qdev_prop_set_uint64(DEVICE(&s->dram[b]), "ram-offset",
+                             TT_SOC_RAM_DRAM_BASE +
+                             (uint64_t)b * TT_DRAM_BANK_SIZE);
         if (!qdev_realize(DEVICE(&s->dram[b]), NULL, errp)) {
             return false;
         }
@@ -153,6 +173,62 @@ static void blackhole_soc_connect_noc(TTBlackholeSoC *s)
     tt_pcie_connect(&s->pcie, &s->noc);
 }
 
+typedef struct TTSocPrealloc {
+    int fd;                     /* a copy, closed when done */
+    int ntiles;
+} TTSocPrealloc;
+
+/* Allocate every tile's L1 and LDMs in the RAM file (a detached thread) */
+static void *blackhole_soc_prealloc(void *opaque)
+{
+    TTSocPrealloc *p = opaque;
+
+    /* only spare host CPU: this must not slow the machine's start-up */
+    setpriority(PRIO_PROCESS, qemu_get_thread_id(), 19);
+    for (int i = 0; i < p->ntiles; i++) {
+        if (fallocate(p->fd, 0, i * TT_SOC_RAM_TILE_STRIDE,
+                      TT_SOC_RAM_TILE_STRIDE) < 0) {
+            break;      /* out of memory for now: pages come on first use */
+        }
+    }
+    close(p->fd);
+    g_free(p);
+    return NULL;
+}
+
+/*
+ * The RAM file.  Without memfd (or with its seals refused) the chip still
+ * works, on anonymous RAM, but cannot be mapped by a vfio-user client.
+ */
+static void blackhole_soc_create_ram(TTBlackholeSoC *s)
+{
+    Error *err = NULL;
+
+    s->ram_size = TT_SOC_RAM_DRAM_BASE + TT_DRAM_BANKS * TT_DRAM_BANK_SIZE;
+    s->ram_fd = qemu_memfd_create("tt-blackhole-ram", s->ram_size, false, 0,
+                                  F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL,
+                                  &err);
+    if (s->ram_fd < 0) {
+        warn_report_err(err);
+        warn_report("tt-blackhole-soc: chip RAM is not shareable");
+        s->ram_size = 0;
+        return;
+    }
+    if (s->prealloc_l1) {
+        TTSocPrealloc *p = g_new(TTSocPrealloc, 1);
+        QemuThread thread;
+
+        p->fd = qemu_dup(s->ram_fd);
+        p->ntiles = s->grid.ntiles;
+        if (p->fd < 0) {
+            g_free(p);
+            return;
+        }
+        qemu_thread_create(&thread, "tt-l1-prealloc", blackhole_soc_prealloc,
+                           p, QEMU_THREAD_DETACHED);
+    }
+}
+
 static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
 {
     const char *err;
@@ -166,6 +242,7 @@ static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
     if (!qdev_realize(DEVICE(&s->noc), NULL, errp)) {
         return;
     }
+    blackhole_soc_create_ram(s);
     blackhole_soc_create_tiles(s);
     for (int i = 0; i < s->grid.ntiles; i++) {
         if (!qdev_realize(DEVICE(&s->tile[i]), NULL, errp)) {
@@ -199,6 +276,8 @@ static void blackhole_soc_init(Object *obj)
 {
     TTBlackholeSoC *s = TT_BLACKHOLE_SOC(obj);
 
+    s->ram_fd = -1;
+
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         object_initialize_child(obj, tt_core_role_name[r], &s->cluster[r],
                                 TYPE_CPU_CLUSTER);
@@ -215,6 +294,7 @@ static const Property blackhole_soc_props[] = {
     DEFINE_PROP_INT32("harvested-dram-bank", TTBlackholeSoC,
                       harvested_dram_bank, -1),
     DEFINE_PROP_BOOL("spin-park", TTBlackholeSoC, spin_park, true),
+    DEFINE_PROP_BOOL("prealloc-l1", TTBlackholeSoC, prealloc_l1, true),
 };
 
 static void blackhole_soc_class_init(ObjectClass *klass, const void *data)

@@ -217,6 +217,7 @@ static void blackhole_machine_init(MachineState *ms)
     qdev_prop_set_uint32(DEVICE(s), "harvested-cols", cols);
     qdev_prop_set_int32(DEVICE(s), "harvested-dram-bank", bank);
     qdev_prop_set_bit(DEVICE(s), "spin-park", m->spin_park);
+    qdev_prop_set_bit(DEVICE(s), "prealloc-l1", m->prealloc_l1);
     if (!tt_check_smp(ms, tt_grid_count_tiles(cols) * TT_CORES_PER_TILE,
                       &error_fatal)) {
         return;
@@ -298,6 +299,7 @@ static void blackhole_machine_instance_init(Object *obj)
     m->fw_num_dram_banks = -1;
     m->fw_num_l1_banks = -1;
     m->spin_park = true;
+    m->prealloc_l1 = true;
 }
 
 static bool tt_get_spin_park(Object *obj, Error **errp)
@@ -308,6 +310,16 @@ static bool tt_get_spin_park(Object *obj, Error **errp)
 static void tt_set_spin_park(Object *obj, bool v, Error **errp)
 {
     TT_BLACKHOLE_MACHINE(obj)->spin_park = v;
+}
+
+static bool tt_get_prealloc_l1(Object *obj, Error **errp)
+{
+    return TT_BLACKHOLE_MACHINE(obj)->prealloc_l1;
+}
+
+static void tt_set_prealloc_l1(Object *obj, bool v, Error **errp)
+{
+    TT_BLACKHOLE_MACHINE(obj)->prealloc_l1 = v;
 }
 
 static bool tt_get_deterministic(Object *obj, Error **errp)
@@ -384,6 +396,12 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
     object_class_property_set_description(oc, "spin-park",
         "Halt cores that spin on memory until something they read may have "
         "changed (default on)");
+    object_class_property_add_bool(oc, "prealloc-l1", tt_get_prealloc_l1,
+                                   tt_set_prealloc_l1);
+    object_class_property_set_description(oc, "prealloc-l1",
+        "Allocate every tile's L1 (1.5 MiB each) while the machine starts, "
+        "as a host that maps L1 (libttsim) would otherwise pay a page "
+        "fault per 4 KiB it first writes (default on)");
     object_class_property_add_bool(oc, "deterministic", tt_get_deterministic,
                                    tt_set_deterministic);
     object_class_property_set_description(oc, "deterministic",

@@ -209,13 +209,24 @@ static bool tt_in_span(int v, int start, int end)
  * ROUTER_CFG_3 one per row, in this NOC's physical coordinates): a router
  * whose own column or row bit is set does not deliver multicasts locally.
  */
-static bool tt_niu_mcast_opted_out(const TTNiu *d)
+bool tt_niu_mcast_opted_out(const TTNiu *d)
 {
     int x = d->noc ? TT_GRID_W - 1 - d->x : d->x;
     int y = d->noc ? TT_GRID_H - 1 - d->y : d->y;
 
     return extract32(d->cfg[A_ROUTER_CFG_1 / 4 - A_NIU_CFG_0 / 4], x, 1) ||
            extract32(d->cfg[A_ROUTER_CFG_3 / 4 - A_NIU_CFG_0 / 4], y, 1);
+}
+
+void tt_niu_mcast_xy(const TTGrid *g, int noc, bool xlate, int i, int *x,
+                     int *y)
+{
+    *x = xlate ? g->tile_vx[i] : g->tile_x[i];
+    *y = g->tile_y[i];
+    if (!xlate && noc) {
+        *x = TT_GRID_W - 1 - *x;
+        *y = TT_GRID_H - 1 - *y;
+    }
 }
 
 /*
@@ -235,13 +246,9 @@ static int tt_niu_mcast_nodes(TTNiuCmd *c, uint32_t hi,
     int n = 0;
 
     for (int i = 0; i < g->ntiles; i++) {
-        int x = xlate ? g->tile_vx[i] : g->tile_x[i];
-        int y = g->tile_y[i];
+        int x, y;
 
-        if (!xlate && s->noc) {
-            x = TT_GRID_W - 1 - x;
-            y = TT_GRID_H - 1 - y;
-        }
+        tt_niu_mcast_xy(g, s->noc, xlate, i, &x, &y);
         if (!tt_in_span(x, sx, ex) || !tt_in_span(y, sy, ey) ||
             (!self && g->tile_x[i] == s->x && g->tile_y[i] == s->y)) {
             continue;
@@ -776,6 +783,10 @@ static void tt_niu_write(void *opaque, hwaddr addr, uint64_t val,
     qatomic_set(reg, val);
     if (addr >= A_NIU_CFG_0) {
         tt_spin_wake(s->spin);
+        if (addr == A_NIU_CFG_0 || addr == A_ROUTER_CFG_1 ||
+            addr == A_ROUTER_CFG_3) {
+            tt_noc_routing_changed(s->fabric);
+        }
     }
 }
 
@@ -810,6 +821,9 @@ static void tt_niu_reset_hold(Object *obj, ResetType type)
         s->noc ? BIT(16) | BIT(8) | BIT(7) : BIT(0) | BIT(8) | BIT(9);
     s->cfg[A_ROUTER_CFG_3 / 4 - A_NIU_CFG_0 / 4] =
         s->noc ? BIT(11) | BIT(10) : BIT(0) | BIT(1);
+    if (s->fabric) {
+        tt_noc_routing_changed(s->fabric);
+    }
 }
 
 static void tt_niu_realize(DeviceState *dev, Error **errp)

@@ -133,6 +133,21 @@ MemTxResult tt_noc_node_rw(const TTNocNode *n, uint64_t addr, void *buf,
                              write);
 }
 
+void tt_noc_routing_changed(TTNoc *noc)
+{
+    notifier_list_notify(&noc->routing_notifiers, noc);
+}
+
+void tt_noc_add_routing_notifier(TTNoc *noc, Notifier *n)
+{
+    notifier_list_add(&noc->routing_notifiers, n);
+}
+
+static void tt_noc_init(Object *obj)
+{
+    notifier_list_init(&TT_NOC(obj)->routing_notifiers);
+}
+
 static void tt_noc_realize(DeviceState *dev, Error **errp)
 {
     TTNoc *noc = TT_NOC(dev);
@@ -156,6 +171,7 @@ static const TypeInfo tt_noc_types[] = {
         .name = TYPE_TT_NOC,
         .parent = TYPE_DEVICE,
         .instance_size = sizeof(TTNoc),
+        .instance_init = tt_noc_init,
         .class_init = tt_noc_class_init,
     },
 };

@@ -14,6 +14,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/sysbus.h"
 #include "system/ramblock.h"
+#include "migration/vmstate.h"
 #include "hw/tenstorrent/tensix-tile.h"
 #include "trace.h"
 
@@ -191,6 +192,36 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
     return true;
 }
 
+/*
+ * L1 and the LDMs: anonymous RAM, or a piece of the chip's shared memory
+ * file (ram-fd, from blackhole-soc.c), which a vfio-user client may map
+ * (host-map.c).  The guest sees the same RAM either way.
+ */
+static bool tt_tile_init_sram(TTTensixTile *t, const char *name,
+                              Error **errp)
+{
+    uint64_t size = tt_tile_ldm_offset(TT_CORES_PER_TILE);
+    int fd;
+
+    if (t->ram_fd < 0) {
+        return memory_region_init_ram(&t->sram, OBJECT(t), name, size, errp);
+    }
+    /* the RAM block owns (and closes) its descriptor: give it a copy */
+    fd = qemu_dup(t->ram_fd);
+    if (fd < 0) {
+        error_setg_errno(errp, errno, "%s: dup", name);
+        return false;
+    }
+    if (!memory_region_init_ram_from_fd(&t->sram, OBJECT(t), name, size,
+                                        RAM_SHARED, fd, t->ram_offset,
+                                        errp)) {
+        close(fd);
+        return false;
+    }
+    vmstate_register_ram(&t->sram, DEVICE(t));
+    return true;
+}
+
 static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
 {
     TTTensixTile *t = TT_TENSIX_TILE(dev);
@@ -202,9 +233,7 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
      * memory for stores (spin-park.c) is one dirty-bitmap and TLB pass.
      */
     memory_region_init(&t->view, o, "tile-view", UINT64_MAX);
-    if (!memory_region_init_ram(&t->sram, o, sram,
-                                tt_tile_ldm_offset(TT_CORES_PER_TILE),
-                                errp)) {
+    if (!tt_tile_init_sram(t, sram, errp)) {
         return;
     }
     memory_region_init_alias(&t->l1, o, "l1", &t->sram, 0, TT_L1_SIZE);
@@ -253,6 +282,8 @@ static const Property tt_tensix_tile_props[] = {
     DEFINE_PROP_UINT8("vx", TTTensixTile, vx, 0),
     DEFINE_PROP_UINT8("vy", TTTensixTile, vy, 0),
     DEFINE_PROP_BOOL("spin-park", TTTensixTile, spin_park, true),
+    DEFINE_PROP_INT32("ram-fd", TTTensixTile, ram_fd, -1),
+    DEFINE_PROP_UINT64("ram-offset", TTTensixTile, ram_offset, 0),
 };
 
 static void tt_tensix_tile_class_init(ObjectClass *klass, const void *data)

@@ -2,6 +2,7 @@
  * Tenstorrent Blackhole: the PCIe endpoint served over vfio-user.
  *
  *   -object tt-vfio-user,id=vfu0,socket=PATH[,device=QOM-PATH][,poll-us=N]
+ *           [,share-ram=on|off]
  *
  * serves the machine's tt-pcie device (config space, BAR0/2/4, INTx) on a
  * UNIX socket with the bundled libvfio-user, for QEMU's vfio-user-pci in
@@ -32,6 +33,16 @@
  * request and moves its data without a socket round trip.  CTRL and DONE
  * must still be written by message; the server never reads the mirror.
  *
+ * The host map (host-map.c, docs/devel/tenstorrent-host-map.rst): with
+ * share-ram=on (the default) the server also offers two device-specific
+ * regions, 10 (the chip's RAM, one sparse-mmap area per L1 and GDDR bank)
+ * and 11 (control: command batches, and the shared tables a client needs
+ * to decode TLB windows itself), so that the libttsim library copies
+ * host accesses to RAM with memcpy.  Standard clients (QEMU's
+ * vfio-user-pci) do not look at either.  Every memfd the server hands out
+ * is sealed against shrinking and growing: a client cannot make QEMU's own
+ * mappings fault.
+ *
  * The socket is served by a thread of its own ("tt-vfio-user"), so that a
  * client that stalls in the middle of a message (libvfio-user reads and
  * writes it with blocking calls) holds up only that thread, not QEMU's
@@ -58,6 +69,8 @@
 #include "qapi/visitor.h"
 #include "qom/object_interfaces.h"
 #include "system/system.h"
+#include "hw/tenstorrent/blackhole.h"
+#include "hw/tenstorrent/host-map.h"
 #include "hw/tenstorrent/pcie.h"
 #include "libvfio-user.h"
 #include "trace.h"
@@ -88,6 +101,8 @@ struct TTVfioUser {
     bool thread_started;
     int wake[2];                /* a byte in wake[1] stops the thread */
     uint32_t poll_us;           /* busy-poll after a request (property) */
+    bool share_ram;             /* offer the host map (property) */
+    TTHostMap *hm;              /* regions 10 and 11, or NULL */
     QemuSemaphore thread_done;
     Notifier machine_done;
     QemuRecMutex ctx_lock;      /* libvfio-user is not thread-safe */
@@ -99,6 +114,7 @@ struct TTVfioUser {
     uint32_t dir, len;
     uint64_t addr;
     uint8_t *shm;               /* the region: mirror page, then DATA */
+    uint8_t *hm_shared;         /* the host map's shared area */
     uint8_t *data;
     int shm_fd;                 /* -1: no memfd, the region is message-only */
 };
@@ -339,6 +355,82 @@ static ssize_t tt_vfu_bar4(vfu_ctx_t *ctx, char *buf, size_t count,
     return tt_vfu_bar(ctx, 4, buf, count, off, is_write);
 }
 
+/* ------------------------------------------------------ the host map -- */
+
+/* Region 10: the chip's RAM by message (a client that does not map it) */
+static ssize_t tt_vfu_ram_access(vfu_ctx_t *ctx, char *buf, size_t count,
+                                 loff_t off, bool is_write)
+{
+    TTVfioUser *o = vfu_get_private(ctx);
+
+    if (!tt_host_map_ram_rw(o->hm, off, buf, count, is_write)) {
+        errno = EINVAL;
+        return -1;
+    }
+    return count;
+}
+
+/*
+ * Region 11: command batches at TT_HM_CMD; reads return the shared area as
+ * a client that maps it sees it.  Server thread, no BQL.
+ */
+static ssize_t tt_vfu_ctrl_access(vfu_ctx_t *ctx, char *buf, size_t count,
+                                  loff_t off, bool is_write)
+{
+    TTVfioUser *o = vfu_get_private(ctx);
+    uint64_t size = tt_host_map_ctrl_size(o->hm);
+
+    if (is_write) {
+        if (off != TT_HM_CMD || count > TT_HM_CMD_MAX) {
+            qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: %zu-byte write at "
+                          "0x%" PRIx64 " of the host-map control region: "
+                          "commands go to 0x%x, at most %u bytes\n", count,
+                          (uint64_t)off, TT_HM_CMD, TT_HM_CMD_MAX);
+            errno = EINVAL;
+            return -1;
+        }
+        if (!tt_host_map_command(o->hm, buf, count)) {
+            errno = EINVAL;
+            return -1;
+        }
+        return count;
+    }
+    if (off < TT_HM_SHARED || off >= size || count > size - off) {
+        memset(buf, 0, count);
+        return count;
+    }
+    memcpy(buf, o->hm_shared + off - TT_HM_SHARED, count);
+    return count;
+}
+
+/*
+ * Regions 10 and 11 (host-map-abi.h).  libvfio-user sends the RAM region's
+ * file once per area, so a client takes as many descriptors per message
+ * as there are blocks (it says so in VERSION's max_msg_fds); QEMU's
+ * vfio-user-pci never asks for these regions.
+ */
+static bool tt_vfu_setup_host_map(TTVfioUser *o, Error **errp)
+{
+    const TTHostMapRam *ram = tt_host_map_ram(o->hm);
+    struct iovec shared = {
+        .iov_base = (void *)(uintptr_t)TT_HM_SHARED,
+        .iov_len = tt_host_map_ctrl_size(o->hm) - TT_HM_SHARED,
+    };
+
+    if (vfu_setup_device_nr_regions(o->ctx, TT_HM_NUM_REGIONS) ||
+        vfu_setup_region(o->ctx, TT_HM_RAM_REGION, ram->size,
+                         tt_vfu_ram_access, VFU_REGION_FLAG_RW, ram->areas,
+                         ram->nareas, ram->fd, 0) ||
+        vfu_setup_region(o->ctx, TT_HM_CTRL_REGION,
+                         tt_host_map_ctrl_size(o->hm), tt_vfu_ctrl_access,
+                         VFU_REGION_FLAG_RW, &shared, 1,
+                         tt_host_map_ctrl_fd(o->hm), 0)) {
+        error_setg_errno(errp, errno, "tt-vfio-user: host-map regions");
+        return false;
+    }
+    return true;
+}
+
 static void tt_vfu_dma_register(vfu_ctx_t *ctx, vfu_dma_info_t *info)
 {
     trace_tt_vfu_dma_map((uintptr_t)info->iova.iov_base, info->iova.iov_len,
@@ -410,6 +502,9 @@ static bool tt_vfu_setup_pci(TTVfioUser *o, Error **errp)
             error_setg_errno(errp, errno, "tt-vfio-user: BAR%d", 2 * i);
             return false;
         }
+    }
+    if (o->hm && !tt_vfu_setup_host_map(o, errp)) {
+        return false;
     }
     if (vfu_setup_region(ctx, TT_MBOX_REGION, TT_MBOX_SIZE,
                          tt_vfu_mbox_access, VFU_REGION_FLAG_RW, NULL, 0,
@@ -560,6 +655,15 @@ static TTPcie *tt_vfu_find_pcie(TTVfioUser *o, Error **errp)
     Object *obj;
     bool ambiguous = false;
 
+    /*
+     * Where -M blackhole puts it: resolving a path is cheap, while a search
+     * by type walks every object (seven hundred CPUs with their properties)
+     */
+    obj = o->device ? NULL : object_resolve_path_type("/machine/soc/pcie",
+                                                      TYPE_TT_PCIE, NULL);
+    if (obj) {
+        return TT_PCIE(obj);
+    }
     if (o->device) {
         obj = object_resolve_path_type(o->device, TYPE_TT_PCIE, NULL);
         if (!obj) {
@@ -580,9 +684,24 @@ static TTPcie *tt_vfu_find_pcie(TTVfioUser *o, Error **errp)
 /* Once the machine exists: create the server and listen */
 static void tt_vfu_start(TTVfioUser *o, Error **errp)
 {
+    Object *soc;
+
     o->pcie = tt_vfu_find_pcie(o, errp);
     if (!o->pcie) {
         return;
+    }
+    soc = object_dynamic_cast(OBJECT(o->pcie)->parent, TYPE_TT_BLACKHOLE_SOC);
+    if (o->share_ram && soc) {
+        Error *err = NULL;
+
+        o->hm = tt_host_map_new(TT_BLACKHOLE_SOC(soc), o->pcie, &err);
+        if (!o->hm) {
+            warn_report_err(err);
+            warn_report("tt-vfio-user: L1 and GDDR are reached by message "
+                        "only");
+        } else {
+            o->hm_shared = (uint8_t *)tt_host_map_shared(o->hm);
+        }
     }
     o->ctx = vfu_create_ctx(VFU_TRANS_SOCK, o->socket,
                             LIBVFIO_USER_FLAG_ATTACH_NB, o, VFU_DEV_TYPE_PCI);
@@ -687,6 +806,16 @@ static void tt_vfu_set_poll_us(Object *obj, Visitor *v, const char *name,
     TT_VFIO_USER(obj)->poll_us = us;
 }
 
+static bool tt_vfu_get_share_ram(Object *obj, Error **errp)
+{
+    return TT_VFIO_USER(obj)->share_ram;
+}
+
+static void tt_vfu_set_share_ram(Object *obj, bool v, Error **errp)
+{
+    TT_VFIO_USER(obj)->share_ram = v;
+}
+
 static void tt_vfu_init(Object *obj)
 {
     TTVfioUser *o = TT_VFIO_USER(obj);
@@ -694,8 +823,11 @@ static void tt_vfu_init(Object *obj)
     o->poll_fd = -1;
     o->wake[0] = o->wake[1] = -1;
     o->poll_us = 32;
+    o->share_ram = true;
     qemu_sem_init(&o->thread_done, 0);
-    o->shm = qemu_memfd_alloc("tt-vfio-user-mailbox", TT_MBOX_SIZE, 0,
+    /* sealed: a client must not be able to shrink it under the mirror */
+    o->shm = qemu_memfd_alloc("tt-vfio-user-mailbox", TT_MBOX_SIZE,
+                              F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL,
                               &o->shm_fd, NULL);
     if (!o->shm) {
         /* no memfd: clients serve the mailbox by message only */
@@ -727,6 +859,9 @@ static void tt_vfu_finalize(Object *obj)
     }
     if (o->ctx) {
         vfu_destroy_ctx(o->ctx);
+    }
+    if (o->hm) {
+        tt_host_map_free(o->hm);
     }
     for (int i = 0; i < 2; i++) {
         if (o->wake[i] >= 0) {
@@ -762,6 +897,11 @@ static void tt_vfu_class_init(ObjectClass *klass, const void *data)
     object_class_property_set_description(klass, "poll-us",
         "microseconds to keep polling the socket after a request before "
         "sleeping (0: never; default 32)");
+    object_class_property_add_bool(klass, "share-ram", tt_vfu_get_share_ram,
+                                   tt_vfu_set_share_ram);
+    object_class_property_set_description(klass, "share-ram",
+        "offer L1 and GDDR as shared memory to clients that map them "
+        "(regions 10 and 11; default on)");
 }
 
 static const TypeInfo tt_vfu_types[] = {

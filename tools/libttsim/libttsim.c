@@ -13,7 +13,11 @@
  *    inside a libttsim call, as ttsim guarantees (libttsim-abi.md 4); the
  *    region is mapped when the server shares its file, so that a poll is
  *    a memory read rather than a socket round trip;
- *  - tile_rd/wr_bytes through a BAR0 TLB window (ttsim aborts on BH).
+ *  - tile_rd/wr_bytes through a BAR0 TLB window (ttsim aborts on BH);
+ *  - the mapped path (mapped.c): when the server shares the chip's RAM,
+ *    accesses that a TLB window sends to L1 or GDDR are memcpy into that
+ *    memory, and TLB configuration writes are kept here until something
+ *    else has to go to the server.
  *
  * Environment:
  *   TT_EMU_SOCKET   connect to this vfio-user socket instead of starting
@@ -26,6 +30,7 @@
  *   TT_EMU_DEBUG    1: trace every vfio-user message on stderr
  *   TT_EMU_POLL_US  microseconds to poll for a reply before sleeping
  *                   (default 32; 0: always sleep)
+ *   TT_EMU_SHM      0: do not map L1 and GDDR (every access by message)
  *
  * Threads: every exported function takes tts.lock for its whole duration
  * (tt-umd serialises calls too, but other hosts may not).  DMA callbacks
@@ -48,6 +53,7 @@
 
 #include "emu-launch.h"
 #include "libttsim.h"
+#include "mapped.h"
 #include "vfu-client.h"
 
 #define TTS_EXPORT __attribute__((visibility("default")))
@@ -122,6 +128,8 @@ typedef struct TTSim {
 
     bool tlb_valid;             /* tlb_cfg is what window 200 holds */
     uint32_t tlb_cfg[3];
+
+    Mapped *map;                /* the mapped path, or NULL */
 } TTSim;
 
 static TTSim tts = {
@@ -420,6 +428,9 @@ static uint32_t tts_config_read(uint32_t bdf, uint32_t offset)
     if (offset >= PCI_BAR_FIRST && offset < PCI_BAR_END) {
         return tts_bar_reg(offset);
     }
+    if (tts.map && !mapped_before_message(tts.map)) {
+        tts_fatal();
+    }
     if (!tts_check(vfu_client_read32(&tts.vfu, VFU_REGION_CONFIG, offset,
                                      &v), "a config read")) {
         return UINT32_MAX;
@@ -440,6 +451,9 @@ static void tts_config_write(uint32_t bdf, uint32_t offset, uint32_t data)
         tts.bar_sizing = data == UINT32_MAX ? tts.bar_sizing | bit :
                                               tts.bar_sizing & ~bit;
         return;
+    }
+    if (tts.map && !mapped_before_message(tts.map)) {
+        tts_fatal();
     }
     tts_check(vfu_client_write32(&tts.vfu, VFU_REGION_CONFIG, offset, data),
               "a config write");
@@ -507,6 +521,70 @@ static bool tts_region_rw(uint32_t region, uint64_t offset, void *buf,
     return ok;
 }
 
+/*
+ * Through the server: first what the mapped path kept back (TLB
+ * configuration writes, wake-ups), which the server then handles before
+ * this request
+ */
+static bool tts_message_rw(uint32_t region, uint64_t offset, void *buf,
+                           uint32_t size, bool write)
+{
+    if (tts.map && !mapped_before_message(tts.map)) {
+        tts_fatal();
+    }
+    return tts_region_rw(region, offset, buf, size, write);
+}
+
+/* A mapped-path result: MAPPED_ERROR means the server is gone */
+static int tts_mapped(uint32_t region, uint64_t offset, void *buf,
+                      uint32_t size, bool write)
+{
+    int r = mapped_bar_access(tts.map, region, offset, buf, size, write);
+
+    if (r == MAPPED_ERROR) {
+        tts_fatal();
+    }
+    return r;
+}
+
+/*
+ * A BAR access: each window's piece from memory when the window targets
+ * RAM, else by message
+ */
+static bool tts_bar_rw(uint32_t region, uint64_t offset, uint8_t *buf,
+                       uint32_t size, bool write)
+{
+    bool ok = true;
+
+    if (!tts.map ||
+        (region != VFU_REGION_BAR0 && region != VFU_REGION_BAR4)) {
+        return tts_message_rw(region, offset, buf, size, write);
+    }
+    if (mapped_touches_tlb_config(region, offset, size)) {
+        /* a 4-byte register is kept here; anything else goes through */
+        if (tts_mapped(region, offset, buf, size, write) == MAPPED_DONE) {
+            return true;
+        }
+        ok = tts_message_rw(region, offset, buf, size, write);
+        if (!mapped_reload_tlbs(tts.map)) {
+            tts_fatal();
+        }
+        return ok;
+    }
+    while (size > 0) {
+        uint32_t n = mapped_piece(region, offset, size);
+
+        if (tts_mapped(region, offset, buf, n, write) == MAPPED_MESSAGE &&
+            !tts_message_rw(region, offset, buf, n, write)) {
+            ok = false;
+        }
+        offset += n;
+        buf += n;
+        size -= n;
+    }
+    return ok;
+}
+
 static void tts_mem_access(uint64_t paddr, void *buf, uint32_t size,
                            bool write)
 {
@@ -524,7 +602,7 @@ static void tts_mem_access(uint64_t paddr, void *buf, uint32_t size,
         if (write && region == VFU_REGION_BAR0) {
             tts_note_bar0_write(offset, size);
         }
-        tts_region_rw(region, offset, buf, size, write);
+        tts_bar_rw(region, offset, buf, size, write);
     }
     tts_dma_serve();
 }
@@ -552,9 +630,8 @@ static bool tts_tlb_point(uint32_t x, uint32_t y, uint64_t addr)
     /* Three 4-byte writes, low word first: ttsim accepts nothing else */
     tts.tlb_valid = false;
     for (int i = 0; i < 3; i++) {
-        if (!tts_check(vfu_client_write32(&tts.vfu, VFU_REGION_BAR0,
-                                          base + 4 * i, cfg[i]),
-                       "a TLB configuration write")) {
+        if (!tts_bar_rw(VFU_REGION_BAR0, base + 4 * i, (uint8_t *)&cfg[i], 4,
+                        true)) {
             return false;
         }
     }
@@ -578,9 +655,9 @@ static void tts_tile_access(uint32_t x, uint32_t y, uint64_t addr,
         uint32_t n = TLB_2M_SIZE - off < size ? TLB_2M_SIZE - off : size;
 
         ok = tts_tlb_point(x, y, addr) &&
-             tts_region_rw(VFU_REGION_BAR0,
-                           (uint64_t)TLB_TILE_WINDOW * TLB_2M_SIZE + off,
-                           buf, n, write);
+             tts_bar_rw(VFU_REGION_BAR0,
+                        (uint64_t)TLB_TILE_WINDOW * TLB_2M_SIZE + off, buf,
+                        n, write);
         if (!ok) {
             break;
         }
@@ -620,7 +697,8 @@ static void tts_connect(const char *path)
 {
     unsigned timeout = tts_timeout();
     double deadline = tts_now() + timeout;
-    struct timespec pause = { 0, 20 * 1000 * 1000 };
+    /* a connect() is cheap: try every millisecond */
+    struct timespec pause = { 0, 1000 * 1000 };
     int status, ret;
 
     for (;;) {
@@ -654,6 +732,7 @@ static void tts_attach(void)
     const char *dbg = getenv("TT_EMU_DEBUG");
     const char *poll_us = getenv("TT_EMU_POLL_US");
     int us = poll_us && *poll_us ? atoi(poll_us) : TTS_DEFAULT_POLL_US;
+    const char *shm;
 
     tts.vfu.debug = dbg && *dbg && strcmp(dbg, "0") != 0;
     tts.vfu.poll_ns = us > 0 ? us * 1000LL : 0;
@@ -688,6 +767,10 @@ static void tts_attach(void)
         tts_mbox_map();
     }
     tts_mbox_update();
+    shm = getenv("TT_EMU_SHM");
+    if (!shm || strcmp(shm, "0") != 0) {
+        tts.map = mapped_attach(&tts.vfu);
+    }
 }
 
 TTS_EXPORT void libttsim_init(void)
@@ -723,6 +806,9 @@ TTS_EXPORT void libttsim_exit(void)
             munmap(tts.mbox_map, MBOX_SIZE);
             tts.mbox_map = NULL;
         }
+        /* sends the last wake-ups: cores may be waiting for a final write */
+        mapped_detach(tts.map);
+        tts.map = NULL;
         vfu_client_close(&tts.vfu);
         if (tts.spawned) {
             emu_stop(&tts.emu);
@@ -818,13 +904,17 @@ TTS_EXPORT void libttsim_tile_wr_bytes(uint32_t x, uint32_t y, uint64_t addr,
 
 /*
  * The emulated chip runs on its own threads: a clock only gives pending
- * device-to-host DMA its chance and lets the emulator's threads run.
+ * device-to-host DMA its chance, wakes cores parked on L1 the host wrote
+ * through the mapping, and lets the emulator's threads run.
  */
 TTS_EXPORT void libttsim_clock(uint32_t n_clocks)
 {
     (void)n_clocks;
     tts_enter(__func__);
     tts_require_running(__func__);
+    if (tts.map && !mapped_kick(tts.map)) {
+        tts_fatal();
+    }
     tts_dma_serve();
     tts_leave();
     sched_yield();

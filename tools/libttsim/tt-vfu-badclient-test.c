@@ -16,6 +16,12 @@
  * replies, must not hold up QEMU's main loop (QMP answers meanwhile) nor
  * its exit: the server has a thread of its own.
  *
+ * The host map (regions 10 and 11, host-map-abi.h): its files cannot be
+ * shrunk or grown, a hole punched in L1 reads as zeros, a client that
+ * maps L1, writes and is killed leaves what it wrote, code overwritten
+ * under a running core does not bring QEMU down, and malformed command
+ * batches are logged and refused or their bad entries skipped.
+ *
  * Output is TAP.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -32,6 +38,7 @@
 #include <sys/un.h>
 #include <time.h>
 
+#include "hw/tenstorrent/host-map-abi.h"
 #include "tt-test.h"
 #include "vfu-client.h"
 
@@ -97,6 +104,19 @@ typedef struct DmaUnmap {
 #define MBOX_STATUS         0x04
 #define MBOX_DATA           0x1000
 #define MBOX_SIZE           0x11000
+
+/* The host map: tile (1, 2) is tile 0, (2, 2) tile 10 (column-major) */
+#define HM_TILE             0
+#define HM_RUN_TILE         10
+#define HM_RUN_X            2
+#define HM_RUN_Y            2
+#define HM_L1_SIZE          0x180000u
+#define HM_HOLE             0x40000u    /* punched in tile 0's L1 */
+#define HM_DEAD             0x3000u     /* written by a client then killed */
+#define SOFT_RESET_0        0xffb121b0u
+#define SOFT_RESET_HOLD     0x47800u
+#define SOFT_RESET_BRISC    (1u << 11)
+#define REG_WINDOW          8           /* BAR0 window onto registers */
 
 #define ARRAY_LEN(a)        (sizeof(a) / sizeof((a)[0]))
 
@@ -1231,6 +1251,333 @@ static bool dma_past_file_end(void)
     return ok && qemu_alive();
 }
 
+
+/* -------------------------------------------------------- host map -- */
+
+/* Map area @i of region @idx (read-write), or NULL */
+static uint8_t *hm_map(const VfuClient *c, uint32_t idx, uint32_t i,
+                       uint64_t *size)
+{
+    const VfuRegionInfo *r = vfu_client_region(c, idx);
+    void *p;
+
+    if (!r || !r->mappable || i >= r->nareas) {
+        return NULL;
+    }
+    *size = r->areas[i].size;
+    p = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, r->map_fd,
+             r->file_offset + r->areas[i].start);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * Regions 10 and 11 are offered: one area per L1 and GDDR bank of the
+ * P100A, and the shared tables; tile 0's area is the L1 the window shows
+ */
+static bool hostmap_shared(void)
+{
+    VfuClient c;
+    const VfuRegionInfo *ram;
+    const TTHmShared *sh = NULL;
+    uint64_t ssize = 0, lsize = 0;
+    uint8_t *l1 = NULL, b[16], got[16];
+    uint32_t off = L1_ADDR & ((2u << 20) - 1);
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    ram = vfu_client_region(&c, TT_HM_RAM_REGION);
+    sh = (const TTHmShared *)hm_map(&c, TT_HM_CTRL_REGION, 0, &ssize);
+    l1 = hm_map(&c, TT_HM_RAM_REGION, HM_TILE, &lsize);
+    printf("# region 10: %u areas; shared tables %s\n", ram ? ram->nareas : 0,
+           sh ? "mapped" : "not mapped");
+    ok = ram && ram->nareas == 120 + 7 && sh && l1 &&
+         sh->magic == TT_HM_MAGIC && sh->ntiles == 120 &&
+         lsize == HM_L1_SIZE && !memcmp(l1 + L1_ADDR, t.pattern, 64);
+    if (ok) {
+        tt_fill(b, sizeof(b), 0x4d4d01);
+        memcpy(l1 + L1_ADDR + 0x2000, b, sizeof(b));
+        ok = vfu_client_read(&c, VFU_REGION_BAR0, WIN_BASE + off + 0x2000,
+                             got, sizeof(got)) == 0 &&
+             !memcmp(got, b, sizeof(b));
+    }
+    if (l1) {
+        munmap(l1, lsize);
+    }
+    if (sh) {
+        munmap((void *)sh, ssize);
+    }
+    vfu_client_close(&c);
+    return ok;
+}
+
+/* The memfd of region @idx can be neither shrunk nor grown */
+static bool hm_sealed(uint32_t idx)
+{
+    VfuClient c;
+    const VfuRegionInfo *r;
+    struct stat st;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    r = vfu_client_region(&c, idx);
+    ok = r && r->mappable && fstat(r->map_fd, &st) == 0 &&
+         ftruncate(r->map_fd, 0) < 0 && errno == EPERM &&
+         ftruncate(r->map_fd, st.st_size + (1 << 20)) < 0 &&
+         errno == EPERM && fcntl(r->map_fd, F_ADD_SEALS, F_SEAL_WRITE) < 0;
+    vfu_client_close(&c);
+    return ok && qemu_alive();
+}
+
+static bool hm_truncate_ram(void)
+{
+    return hm_sealed(TT_HM_RAM_REGION);
+}
+
+static bool hm_truncate_ctrl(void)
+{
+    return hm_sealed(TT_HM_CTRL_REGION) && hm_sealed(VFU_REGION_VGA);
+}
+
+/* A hole punched in L1: QEMU survives, the bytes read as zeros */
+static bool hm_punch_hole(void)
+{
+    VfuClient c;
+    const VfuRegionInfo *r;
+    uint8_t buf[64], zero[64] = { 0 };
+    uint32_t v = 0x12345678;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    r = vfu_client_region(&c, TT_HM_RAM_REGION);
+    ok = r && r->mappable &&
+         vfu_client_write(&c, VFU_REGION_BAR0, WIN_BASE + HM_HOLE, &v,
+                          sizeof(v)) == 0 &&
+         fallocate(r->map_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                   r->file_offset + r->areas[HM_TILE].start + HM_HOLE,
+                   4096) == 0 &&
+         vfu_client_read(&c, VFU_REGION_BAR0, WIN_BASE + HM_HOLE, buf,
+                         sizeof(buf)) == 0 && !memcmp(buf, zero, sizeof(buf));
+    vfu_client_close(&c);
+    return ok && qemu_alive();
+}
+
+static void hm_dying_child(int ready)
+{
+    VfuClient c;
+    uint64_t size;
+    uint8_t *l1;
+
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (!client_open(&c) ||
+        !(l1 = hm_map(&c, TT_HM_RAM_REGION, HM_TILE, &size))) {
+        _exit(1);
+    }
+    memcpy(l1 + HM_DEAD, "still here", 11);
+    (void)!write(ready, "", 1);
+    for (;;) {
+        l1[HM_DEAD + 64]++;     /* writing when it is killed */
+    }
+}
+
+/* A client maps L1, writes, and is killed while writing */
+static bool hm_killed_mapping(void)
+{
+    VfuClient c;
+    char got[11] = "";
+    int p[2];
+    pid_t pid;
+    bool ok;
+    char b;
+
+    if (pipe(p) < 0) {
+        return false;
+    }
+    fflush(stdout);
+    pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        hm_dying_child(p[1]);
+    }
+    close(p[1]);
+    ok = pid > 0 && read(p[0], &b, 1) == 1;
+    close(p[0]);
+    if (pid > 0) {
+        sleep_ms(20);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    if (!ok || !client_open(&c)) {
+        return false;
+    }
+    ok = vfu_client_read(&c, VFU_REGION_BAR0, WIN_BASE + HM_DEAD, got,
+                         sizeof(got)) == 0 && !strcmp(got, "still here");
+    vfu_client_close(&c);
+    return ok;
+}
+
+/* SOFT_RESET_0 of tile (HM_RUN_X, HM_RUN_Y) through REG_WINDOW */
+static bool hm_reset(VfuClient *c, uint32_t v)
+{
+    uint64_t local = 0xffa00000u >> 21;
+    uint32_t cfg[3] = {
+        (uint32_t)local,
+        ((uint32_t)(local >> 32) & 0x7ff) | HM_RUN_X << 11 | HM_RUN_Y << 17,
+        0,
+    };
+
+    for (int i = 0; i < 3; i++) {
+        if (vfu_client_write32(c, VFU_REGION_BAR0,
+                               0x1fc00000u + 12 * REG_WINDOW + 4 * i,
+                               cfg[i]) < 0) {
+            return false;
+        }
+    }
+    return vfu_client_write32(c, VFU_REGION_BAR0,
+                              ((uint64_t)REG_WINDOW << 21) + 0x1121b0, v) ==
+           0;
+}
+
+/*
+ * A BRISC spins in L1 while a client scribbles over its code through the
+ * mapping (no invalidation), then asks for it; QEMU must survive
+ */
+static bool hm_write_running_code(void)
+{
+    VfuClient c;
+    uint64_t size;
+    uint8_t *l1;
+    TTHmCmd cmd = { .magic = TT_HM_CMD_MAGIC, .nranges = 1 };
+    TTHmRange r = { HM_RUN_TILE, 64, 0 };
+    uint8_t m[sizeof(cmd) + sizeof(r)];
+    uint32_t spin = 0x6f;       /* jal x0, 0 */
+    bool ok;
+
+    if (!client_open(&c) ||
+        !(l1 = hm_map(&c, TT_HM_RAM_REGION, HM_RUN_TILE, &size))) {
+        return false;
+    }
+    memcpy(l1, &spin, 4);
+    ok = hm_reset(&c, SOFT_RESET_HOLD & ~SOFT_RESET_BRISC);
+    for (int i = 0; ok && i < 2000; i++) {
+        uint32_t junk = i & 1 ? 0 : spin;
+
+        memcpy(l1 + 4 * (i % 16), &junk, 4);
+    }
+    memcpy(m, &cmd, sizeof(cmd));
+    memcpy(m + sizeof(cmd), &r, sizeof(r));
+    ok = ok && vfu_client_write(&c, TT_HM_CTRL_REGION, TT_HM_CMD, m,
+                                sizeof(m)) == 0;
+    sleep_ms(20);
+    ok = ok && hm_reset(&c, SOFT_RESET_HOLD);
+    munmap(l1, size);
+    vfu_client_close(&c);
+    return ok && qemu_alive();
+}
+
+/* One command batch: its reply (0, or -EREMOTEIO if refused) */
+static int hm_command(const TTHmCmd *cmd, const void *body, size_t len,
+                      uint64_t offset)
+{
+    static uint8_t m[TT_HM_CMD_MAX + 4096];
+    VfuClient c;
+    int r;
+
+    if (!client_open(&c)) {
+        return -ENOTCONN;
+    }
+    memcpy(m, cmd, sizeof(*cmd));
+    memcpy(m + sizeof(*cmd), body, len);
+    r = vfu_client_write(&c, TT_HM_CTRL_REGION, offset, m,
+                         sizeof(*cmd) + len);
+    vfu_client_close(&c);
+    return r;
+}
+
+static bool hm_bad_magic(void)
+{
+    TTHmCmd cmd = { .magic = 0x12345678 };
+
+    return hm_command(&cmd, NULL, 0, TT_HM_CMD) == -EREMOTEIO;
+}
+
+static bool hm_bad_count(void)
+{
+    TTHmCmd cmd = { .magic = TT_HM_CMD_MAGIC, .ntlb = 5 };
+
+    return hm_command(&cmd, NULL, 0, TT_HM_CMD) == -EREMOTEIO;
+}
+
+static bool hm_too_long(void)
+{
+    static uint8_t body[TT_HM_CMD_MAX];
+    TTHmCmd cmd = { .magic = TT_HM_CMD_MAGIC };
+
+    return hm_command(&cmd, body, sizeof(body), TT_HM_CMD) == -EREMOTEIO;
+}
+
+static bool hm_bad_offset(void)
+{
+    TTHmCmd cmd = { .magic = TT_HM_CMD_MAGIC };
+
+    return hm_command(&cmd, NULL, 0, 8) == -EREMOTEIO;
+}
+
+/* Bad entries of a well-formed batch are skipped: accepted, logged */
+static bool hm_bad_tlb(void)
+{
+    TTHmCmd cmd = { .magic = TT_HM_CMD_MAGIC, .ntlb = 2 };
+    TTHmTlbWrite w[2] = { { 0x1000, 1 }, { 0x1fc00002, 1 } };
+
+    return hm_command(&cmd, w, sizeof(w), TT_HM_CMD) == 0;
+}
+
+static bool hm_bad_range(void)
+{
+    TTHmCmd cmd = { .magic = TT_HM_CMD_MAGIC, .nranges = 3 };
+    TTHmRange r[3] = {
+        { 9999, 4, 0 }, { HM_TILE, 64, HM_L1_SIZE - 4 }, { HM_TILE, 0, 0 },
+    };
+
+    return hm_command(&cmd, r, sizeof(r), TT_HM_CMD) == 0;
+}
+
+static bool hm_bad_wake(void)
+{
+    TTHmCmd cmd = { .magic = TT_HM_CMD_MAGIC };
+
+    cmd.wake[200 / 64] = 1ull << (200 % 64);
+    return hm_command(&cmd, NULL, 0, TT_HM_CMD) == 0;
+}
+
+/* RAM by message: an access over two blocks is refused */
+static bool hm_across_blocks(void)
+{
+    VfuClient c;
+    const VfuRegionInfo *r;
+    uint8_t buf[8];
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    r = vfu_client_region(&c, TT_HM_RAM_REGION);
+    ok = r && r->nareas > 1 &&
+         vfu_client_read(&c, TT_HM_RAM_REGION, r->areas[0].start +
+                         r->areas[0].size - 4, buf, sizeof(buf)) ==
+         -EREMOTEIO &&
+         vfu_client_read(&c, TT_HM_RAM_REGION, r->areas[0].start + L1_ADDR,
+                         buf, sizeof(buf)) == 0 &&
+         !memcmp(buf, t.pattern, sizeof(buf));
+    vfu_client_close(&c);
+    return ok;
+}
+
 /* ----------------------------------------------------------- cases -- */
 
 typedef struct Case {
@@ -1328,6 +1675,32 @@ static const Case cases[] = {
       "QMP answered meanwhile", NULL },
     { "client not reading a 1 MiB reply", stall_unread_reply,
       "QMP answered meanwhile", NULL },
+    { "host map: RAM file truncated and grown", hm_truncate_ram,
+      "refused by the file's seals", NULL },
+    { "host map: control and mailbox files truncated", hm_truncate_ctrl,
+      "refused by the files' seals", NULL },
+    { "host map: a hole punched in L1", hm_punch_hole,
+      "QEMU survives, the bytes read as zeros", NULL },
+    { "host map: client killed while writing its mapping of L1",
+      hm_killed_mapping, "what it wrote stays", NULL },
+    { "host map: code overwritten under a running core", hm_write_running_code,
+      "QEMU survives, the core held again", NULL },
+    { "host map: command with a bad magic", hm_bad_magic, REFUSED,
+      "malformed command" },
+    { "host map: command counting 5 TLB writes, carrying none", hm_bad_count,
+      REFUSED, "malformed command" },
+    { "host map: command over 16 KiB", hm_too_long, REFUSED,
+      "at most 16384 bytes" },
+    { "host map: command at offset 8", hm_bad_offset, REFUSED,
+      "commands go to 0x0" },
+    { "host map: TLB writes outside the TLB registers", hm_bad_tlb,
+      "skipped, batch accepted", "is not a TLB configuration register" },
+    { "host map: code ranges outside L1", hm_bad_range,
+      "skipped, batch accepted", "are not in a tile's L1" },
+    { "host map: wake-up of tile 200", hm_bad_wake, "skipped, batch accepted",
+      "no tile 200 to wake" },
+    { "host map: RAM read across two blocks", hm_across_blocks, REFUSED,
+      "is not inside one RAM block" },
 };
 
 
@@ -1498,6 +1871,9 @@ int main(int argc, char **argv)
     tt_ok(mailbox_shared(), "the host DMA mailbox region is shared: one "
           "mmap area with its file; data stored there reads back by "
           "message and the other way round");
+    tt_ok(hostmap_shared(), "the host map is offered: one mmap area per L1 "
+          "and GDDR bank and the shared tables; tile 0's area is the L1 "
+          "window %d shows, both ways", WINDOW);
     fds0 = attached_fds();
     if (!run_cases(cases, ARRAY_LEN(cases))) {
         goto out;

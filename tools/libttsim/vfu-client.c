@@ -58,8 +58,12 @@ enum {
  */
 #define VFU_WRITE_CHUNK         (32u << 10)
 
-/* Most file descriptors a message may carry (our max_msg_fds) */
-#define VFU_MAX_FDS             8
+/*
+ * Most file descriptors a message may carry (our max_msg_fds): Linux's
+ * SCM_MAX_FD.  libvfio-user sends a region's file once per sparse-mmap
+ * area, and the host map's RAM region has one area per L1 and GDDR bank.
+ */
+#define VFU_MAX_FDS             253
 
 typedef struct VfuHeader {
     uint16_t msg_id;
@@ -177,6 +181,9 @@ void vfu_client_close(VfuClient *c)
             close(c->region[i].map_fd);
             c->region[i].mappable = false;
         }
+        free(c->region[i].areas);
+        c->region[i].areas = NULL;
+        c->region[i].nareas = 0;
     }
 }
 
@@ -196,6 +203,7 @@ static void vfu_take_fds(VfuClient *c, struct msghdr *mh)
             int fds[VFU_MAX_FDS];
 
             n = n < VFU_MAX_FDS ? n : VFU_MAX_FDS;
+            /* the same file every time: keep one, close the copies */
             memcpy(fds, CMSG_DATA(cm), n * sizeof(int));
             for (size_t i = 0; i < n; i++) {
                 if (c->keep_fd && c->rx_fd < 0) {
@@ -553,7 +561,7 @@ static int vfu_device_info(VfuClient *c)
 /* linux/vfio.h: VFIO_REGION_INFO_FLAG_CAPS, VFIO_REGION_INFO_CAP_SPARSE_MMAP */
 #define VFU_REGION_FLAG_CAPS    (1u << 3)
 #define VFU_CAP_SPARSE_MMAP     1
-#define VFU_CAPS_ROOM           256
+#define VFU_CAPS_ROOM           8192    /* up to ~500 sparse-mmap areas */
 
 static uint32_t vfu_le32(const uint8_t *p)
 {
@@ -572,28 +580,48 @@ static uint64_t vfu_le64(const uint8_t *p)
 }
 
 /*
- * The first area of a sparse-mmap capability in a GET_REGION_INFO reply of
- * @len bytes (capability offsets count from the start of the reply).
- * Returns false if there is none.
+ * The areas of a sparse-mmap capability in a GET_REGION_INFO reply of
+ * @len bytes (capability offsets count from the start of the reply), each
+ * inside a region of @size bytes, into a malloc()ed array.  Returns how
+ * many (0: none, or a malformed capability).
  */
-static bool vfu_sparse_area(const uint8_t *rep, size_t len, uint64_t *start,
-                            uint64_t *size)
+static uint32_t vfu_sparse_areas(const uint8_t *rep, size_t len,
+                                 uint64_t size, VfuArea **areas)
 {
     uint32_t off = ((const VfuRegionInfoMsg *)rep)->cap_offset;
 
     for (int hops = 0; hops < 8 && off >= sizeof(VfuRegionInfoMsg) &&
          off + 8 <= len; hops++) {
         uint16_t id = rep[off] | rep[off + 1] << 8;
+        uint32_t n;
 
-        if (id == VFU_CAP_SPARSE_MMAP && off + 32 <= len &&
-            vfu_le32(rep + off + 8) >= 1) {
-            *start = vfu_le64(rep + off + 16);
-            *size = vfu_le64(rep + off + 24);
-            return true;
+        if (id != VFU_CAP_SPARSE_MMAP || off + 16 > len) {
+            off = vfu_le32(rep + off + 4);
+            continue;
         }
-        off = vfu_le32(rep + off + 4);
+        /* header (8), nr_areas and reserved (8), then 16 bytes per area */
+        n = vfu_le32(rep + off + 8);
+        if (n == 0 || n > (len - off - 16) / 16) {
+            return 0;
+        }
+        *areas = calloc(n, sizeof(**areas));
+        if (!*areas) {
+            return 0;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            VfuArea *a = &(*areas)[i];
+
+            a->start = vfu_le64(rep + off + 16 + 16 * i);
+            a->size = vfu_le64(rep + off + 24 + 16 * i);
+            if (a->size > size || a->start > size - a->size) {
+                free(*areas);
+                *areas = NULL;
+                return 0;
+            }
+        }
+        return n;
     }
-    return false;
+    return 0;
 }
 
 /*
@@ -606,15 +634,18 @@ static int vfu_region_info(VfuClient *c, uint32_t index)
     VfuRegionInfoMsg in = {
         .argsz = sizeof(in) + VFU_CAPS_ROOM, .index = index,
     };
-    union {
+    static union {
         VfuRegionInfoMsg info;
         uint8_t bytes[sizeof(VfuRegionInfoMsg) + VFU_CAPS_ROOM];
-    } out = { 0 };
+    } out;
     struct iovec req = { &in, sizeof(in) }, rep = { &out, sizeof(out) };
     VfuRegionInfo *r = &c->region[index];
-    uint64_t start, size;
+    VfuArea *areas = NULL;
+    uint32_t nareas;
     size_t len;
     int ret;
+
+    memset(&out, 0, sizeof(out));
 
     c->keep_fd = true;
     ret = vfu_transact(c, VFU_CMD_DEVICE_GET_REGION_INFO, &req, 1, &rep, 1,
@@ -626,13 +657,16 @@ static int vfu_region_info(VfuClient *c, uint32_t index)
         ret = -EPROTO;
     }
     if (ret == 0 && c->rx_fd >= 0 && (out.info.flags & VFU_REGION_FLAG_CAPS)
-        && vfu_sparse_area(out.bytes, len, &start, &size) &&
-        size <= out.info.size && start <= out.info.size - size) {
+        && (nareas = vfu_sparse_areas(out.bytes, len, out.info.size,
+                                      &areas)) > 0) {
         r->mappable = true;
         r->map_fd = c->rx_fd;
-        r->map_start = start;
-        r->map_size = size;
-        r->map_offset = out.info.offset + start;
+        r->map_start = areas[0].start;
+        r->map_size = areas[0].size;
+        r->map_offset = out.info.offset + areas[0].start;
+        r->file_offset = out.info.offset;
+        r->areas = areas;
+        r->nareas = nareas;
         c->rx_fd = -1;
     }
     if (c->rx_fd >= 0) {
@@ -649,9 +683,9 @@ static int vfu_region_info(VfuClient *c, uint32_t index)
     r->flags = out.info.flags;
     r->size = out.info.size;
     if (c->debug) {
-        fprintf(stderr, "libttsim: region %u: size 0x%llx flags 0x%x%s\n",
-                index, (unsigned long long)out.info.size, out.info.flags,
-                r->mappable ? " (mappable)" : "");
+        fprintf(stderr, "libttsim: region %u: size 0x%llx flags 0x%x%s, %u "
+                "areas\n", index, (unsigned long long)out.info.size,
+                out.info.flags, r->mappable ? " (mappable)" : "", r->nareas);
     }
     return 0;
 }
@@ -741,6 +775,33 @@ static int vfu_access(VfuClient *c, uint16_t cmd, uint32_t region,
         len -= n;
     }
     return 0;
+}
+
+int vfu_client_post_write(VfuClient *c, uint32_t region, uint64_t offset,
+                          const void *buf, uint32_t len)
+{
+    VfuRegionAccess a = { .offset = offset, .region = region, .count = len };
+    VfuHeader h = {
+        .msg_id = c->next_msg_id++, .cmd = VFU_CMD_REGION_WRITE,
+        .msg_size = sizeof(h) + sizeof(a) + len,
+        .flags = VFU_FLAG_TYPE_COMMAND | VFU_FLAG_NO_REPLY,
+    };
+    struct iovec out[3] = {
+        { &h, sizeof(h) }, { &a, sizeof(a) }, { (void *)buf, len },
+    };
+
+    if (c->fd < 0) {
+        return -ENOTCONN;
+    }
+    if (len > VFU_WRITE_CHUNK) {
+        return -EMSGSIZE;
+    }
+    if (c->debug) {
+        fprintf(stderr, "libttsim: vfio-user -> REGION_WRITE id %u region %u "
+                "offset 0x%llx count %u (no reply)\n", h.msg_id, region,
+                (unsigned long long)offset, len);
+    }
+    return vfu_send_iov(c, out, 3);
 }
 
 int vfu_client_read(VfuClient *c, uint32_t region, uint64_t offset,

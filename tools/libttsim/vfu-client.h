@@ -37,19 +37,28 @@ enum {
 /* What we ask for; the server's answer may lower it (vfio-user.rst Version) */
 #define VFU_CLIENT_MAX_XFER     (1u << 20)
 
+/* One area of a region's sparse-mmap capability */
+typedef struct VfuArea {
+    uint64_t start, size;       /* in the region */
+} VfuArea;
+
 typedef struct VfuRegionInfo {
     bool present;               /* the server answered GET_REGION_INFO */
     uint32_t flags;             /* VFU_REGION_FLAG_* */
     uint64_t size;
     /*
-     * The first area of the region's sparse-mmap capability, when the
-     * server sent one with a file descriptor: bytes [map_start, map_start +
-     * map_size) of the region are at file offset map_offset of map_fd.
-     * The client owns map_fd (closed by vfu_client_close).
+     * The region's sparse-mmap capability, when the server sent one with
+     * a file descriptor: bytes [map_start, map_start + map_size) of the
+     * region (the first area) are at file offset map_offset of map_fd;
+     * area i of @areas at file offset file_offset + areas[i].start.  The
+     * client owns map_fd and @areas (freed by vfu_client_close).
      */
     bool mappable;
     int map_fd;
     uint64_t map_start, map_size, map_offset;
+    uint64_t file_offset;       /* the region's offset in map_fd */
+    uint32_t nareas;
+    VfuArea *areas;
 } VfuRegionInfo;
 
 typedef struct VfuClient {
@@ -102,6 +111,16 @@ int vfu_client_write32(VfuClient *c, uint32_t region, uint64_t offset,
                        uint32_t val);
 int vfu_client_read64(VfuClient *c, uint32_t region, uint64_t offset,
                       uint64_t *val);
+
+/*
+ * A write the server does not answer (the header's no_reply flag, as
+ * QEMU's x-post-writes uses it): sent, not waited for.  The server handles
+ * it before any later request, so a request that follows is ordered after
+ * it.  At most 32 KiB.  Returns 0 or a negative errno (-EMSGSIZE if too
+ * long); a refusal by the server goes unnoticed.
+ */
+int vfu_client_post_write(VfuClient *c, uint32_t region, uint64_t offset,
+                          const void *buf, uint32_t len);
 
 /*
  * Give up waiting for a reply after @seconds (0: wait forever).  Used for

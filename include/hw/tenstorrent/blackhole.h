@@ -32,12 +32,28 @@ struct TTBlackholeSoC {
     TTArc arc;
     TTPcie pcie;
 
+    /*
+     * The chip's RAM (every tile's L1 and LDMs, every GDDR bank) in one
+     * sealed memfd, at the offsets below, or -1 (anonymous RAM) if the
+     * host has no memfd.  A vfio-user client maps it (host-map.c).
+     */
+    int ram_fd;
+    uint64_t ram_size;
+
     /* properties */
     uint32_t board;
     uint32_t harvested_cols;
     int32_t harvested_dram_bank;
     bool spin_park;
+    bool prealloc_l1;           /* allocate L1 in the RAM file at start */
 };
+
+/*
+ * Layout of the RAM file: tile i's L1 and LDMs at i * 2 MiB, GDDR bank b
+ * at 512 MiB + b * 4 GiB; holes stay sparse.
+ */
+#define TT_SOC_RAM_TILE_STRIDE  (2 * MiB)
+#define TT_SOC_RAM_DRAM_BASE    (512 * MiB)
 
 /* Tile at physical NOC0 (x, y), or NULL */
 TTTensixTile *tt_soc_tile_at(TTBlackholeSoC *s, int x, int y);
@@ -82,6 +98,7 @@ struct TTBlackholeMachine {
     int64_t fw_num_dram_banks;
     int64_t fw_num_l1_banks;
     bool spin_park;
+    bool prealloc_l1;
     bool deterministic;
     int64_t hang_report;        /* seconds, 0: off */
 

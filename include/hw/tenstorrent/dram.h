@@ -26,6 +26,8 @@ struct TTDramBank {
 
     uint8_t bank;               /* physical bank 0-7 */
     uint64_t size;
+    int32_t ram_fd;             /* -1: anonymous RAM; else @ram's file */
+    uint64_t ram_offset;        /* @ram's offset in @ram_fd */
 };
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "hw/sysbus.h"
 #include "hw/registerfields.h"
+#include "hw/tenstorrent/grid.h"
 #include "hw/tenstorrent/tt-tile-map.h"     /* generated */
 #include "qom/object.h"
 
@@ -150,5 +151,14 @@ void tt_niu_host_rw(TTNiu *s, uint32_t rect, bool mcast, uint64_t addr,
                     void *buf, uint32_t len, bool write);
 /* Slave-side counter update by a transaction that reached this NIU's tile */
 void tt_niu_count(TTNiu *s, int counter, uint32_t n);
+/*
+ * Where a multicast rectangle issued on NOC @noc sees Tensix tile @i of
+ * @g: its translated column when @xlate, else its physical coordinates
+ * in that NOC's numbering
+ */
+void tt_niu_mcast_xy(const TTGrid *g, int noc, bool xlate, int i, int *x,
+                     int *y);
+/* Does the tile of destination NIU @d refuse multicasts (ROUTER_CFG_1/3)? */
+bool tt_niu_mcast_opted_out(const TTNiu *d);
 
 #endif

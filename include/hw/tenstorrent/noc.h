@@ -17,6 +17,7 @@
 #define HW_TENSTORRENT_NOC_H
 
 #include "hw/qdev-core.h"
+#include "qemu/notify.h"
 #include "system/memory.h"
 #include "hw/tenstorrent/grid.h"
 #include "qom/object.h"
@@ -44,6 +45,8 @@ struct TTNoc {
 
     const TTGrid *grid;
     TTNocNode node[TT_GRID_W][TT_GRID_H];
+    /* filled before the machine runs; notified from any thread */
+    NotifierList routing_notifiers;
 };
 
 void tt_noc_set_grid(TTNoc *noc, const TTGrid *grid);
@@ -62,6 +65,15 @@ bool tt_noc_resolve(TTNoc *noc, int noc_id, bool translate, int x, int y,
 
 /* Node at physical (x, y), or NULL */
 const TTNocNode *tt_noc_node(TTNoc *noc, int x, int y);
+
+/*
+ * Routing state changed: an NIU's coordinate translation or multicast
+ * opt-out (NIU_CFG_0, ROUTER_CFG_1/3) was written or reset.  Runs the
+ * notifiers on the calling thread (a core's, with or without the BQL).
+ */
+void tt_noc_routing_changed(TTNoc *noc);
+/* Call @n on every routing change; before the machine runs */
+void tt_noc_add_routing_notifier(TTNoc *noc, Notifier *n);
 
 /* A transaction of @len bytes at @addr of node @n */
 MemTxResult tt_noc_node_rw(const TTNocNode *n, uint64_t addr, void *buf,

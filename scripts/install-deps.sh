@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install the Debian 12 packages the build, the tests and the demo need.
 # Re-running it is harmless: when everything is present it does nothing.
-# Package list and reasons: ../shared/cache/README.md (Debian 12 quirks).
+# TT_DEP_CACHE names a directory holding checksum-verified meson and pycotap
+# .debs (SHA256SUMS), used before the network.
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)

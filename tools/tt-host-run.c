@@ -14,8 +14,8 @@
  * host reference.  Output is TAP.  --bench prints "metric value unit"
  * lines instead.  --lib defaults to $TT_LIBTTSIM.
  *
- * Host view: ../shared/specs/libttsim-abi.md 7 (call sequence) and
- * host-pcie-and-arc.md 7 (TLB windows).
+ * Host view: ttsim docs/libttsim_api.md (call sequence) and tt-umd
+ * device/pcie/tt_sim_tlb_handle.cpp (TLB windows).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

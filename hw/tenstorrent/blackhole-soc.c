@@ -6,7 +6,7 @@
  * roles decode differently and each cluster is one gdb inferior.  Each
  * cluster is realized before its CPUs, so its index reaches the translation
  * block flags; CPUs are then realized tile-major (index = tile * 5 + role),
- * tiles in column-major order (../shared/specs/qemu-engineering.md 3.1).
+ * tiles in column-major order.
  *
  * RAM: every tile's L1 and LDMs and every GDDR bank are RAM blocks backed
  * by one memfd (TT_SOC_RAM_* in blackhole.h), sealed against shrinking and

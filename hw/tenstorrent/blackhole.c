@@ -3,7 +3,7 @@
  *
  * The machine owns the user options (board, harvesting, firmware), checks
  * them, creates the chip, and in firmware mode prepares L1 the way tt-metal's
- * host does before it releases BRISC (seed 000 section 8; tt-metal
+ * host does before it releases BRISC (tt-metal
  * tt_metal/llrt/hal.cpp, firmware_common.h noc_bank_table_init()).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -125,7 +125,7 @@ static bool tt_parse_board(TTBlackholeMachine *m, TTBoard *board,
                    m->board);
         return false;
     }
-    /* P100A defaults: bank 7 (seed 000 s. 7), the last two columns */
+    /* P100A defaults: GDDR bank 7 and the last two Tensix columns off */
     *bank = *board == TT_BOARD_P100A ? 7 : -1;
     *cols = *board == TT_BOARD_P100A ? BIT(15) | BIT(16) : 0;
     if (m->harvested_cols && !tt_parse_cols(m->harvested_cols, cols, errp)) {

@@ -33,7 +33,7 @@ static const uint8_t eth_x[] = {
 
 static const uint8_t l2cpu_y[] = { 3, 5, 7, 9 };
 
-/* NOC port used per software bank: [bank][noc] (seed 000 section 4) */
+/* NOC port used per software bank: [bank][noc] (blackhole-py DRAM_BANK_PORT) */
 static const uint8_t dram_bank_port[TT_DRAM_BANKS][TT_NUM_NOCS] = {
     { 2, 1 }, { 0, 1 }, { 0, 1 }, { 0, 1 },
     { 2, 1 }, { 2, 1 }, { 2, 1 }, { 2, 1 },
@@ -103,7 +103,7 @@ static void place_others(TTGrid *g)
     }
     set_node(g, 8, 0, TT_NODE_ARC, 0, 0);
     set_node(g, 8, 2, TT_NODE_SECURITY, 0, 0);
-    /* P150 uses PCIe0 at (2,0), P100A PCIe1 at (11,0) (seed 000, issue 2) */
+    /* P150 uses PCIe0 at (2,0), P100A PCIe1 at (11,0) (tt-umd soc descriptors) */
     g->pcie_x = g->board == TT_BOARD_P150 ? 2 : 11;
     set_node(g, g->pcie_x, 0, TT_NODE_PCIE, g->pcie_x == 2 ? 0 : 1, 0);
 }
@@ -164,11 +164,10 @@ int tt_grid_tile_at(const TTGrid *g, int x, int y)
 }
 
 /*
- * Seed 000 section 7 (blackhole-py build_bank_noc_table): with bank h
+ * blackhole-py build_bank_noc_table: with bank h
  * harvested, its partner ("mirror", h + 3 for h < 4, else h - 4) moves to the
  * last slot of its column so the translated columns hold 4 + 3 banks.  The
- * "right" list sits at x = 18 and the "left" list at x = 17, as in that code
- * (../seeds/README.md records the open conflict with the seed's table).
+ * "right" list sits at x = 18 and the "left" list at x = 17, as in that code.
  */
 void tt_grid_dram_bank_vxy(const TTGrid *g, int bank, int *x, int *y0)
 {

@@ -2,9 +2,10 @@
  * Tenstorrent Blackhole NOC interface unit registers.
  *
  * Register map: tt-isa-documentation BlackholeA0/NoC/MemoryMap.md and
- * Counters.md, tt-metal noc_parameters.h (noc-and-niu.md sections 1-7).
+ * Counters.md, tt-metal noc_parameters.h.
  * NOC_ID_LOGICAL holds the tile's translated coordinates from power-on, as
- * ARC firmware leaves it before the cores start (seed 000 section 8).
+ * ARC firmware leaves it before the cores start (tt-metal's firmware reads
+ * its coordinates there at start-up).
  * A write of NOC_CMD_CTRL runs the command to completion before returning
  * (tt_niu_issue), so command buffers always read back as available.
  *

@@ -7,9 +7,9 @@
  * serves the machine's tt-pcie device (config space, BAR0/2/4, INTx) on a
  * UNIX socket with the bundled libvfio-user, for QEMU's vfio-user-pci in
  * another QEMU (a guest Linux with tt-kmd) or for the project's libttsim
- * library.  Design facts: ../shared/specs/qemu-engineering.md 5 and
- * guest-linux-and-tt-kmd.md 3: BARs are trapped (no mmap areas), BAR4 is
- * 32 GiB (patch 0012 makes libvfio-user's region sizes 64-bit), INTx only.
+ * library.  BARs are trapped (no mmap areas; the chip's RAM is offered
+ * separately, see below), BAR4 is 32 GiB (patch 0012 makes libvfio-user's
+ * region sizes 64-bit), INTx only.
  *
  * Device-to-host DMA: host memory a client registers with a file
  * descriptor (a guest's shared RAM) is accessed directly.  Other host

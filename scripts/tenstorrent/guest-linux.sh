@@ -1,6 +1,6 @@
 #!/bin/sh
 # Assemble the Linux guest of tests/guest/guest-test.sh from Debian 12
-# packages (../shared/specs/guest-linux-and-tt-kmd.md 2): the kernel of
+# packages: the kernel of
 # linux-image-amd64, busybox-static for the initramfs, SeaBIOS and QEMU's
 # option ROMs.  Downloads once into BUILD/guest/debs (apt-get download,
 # no installation) and rebuilds the initramfs when the test program or

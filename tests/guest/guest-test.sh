@@ -4,7 +4,7 @@
 # version (x86_64, q35, shared memfd RAM) boots Debian's kernel with
 # vfio-user-pci behind a root port; tests/guest/tt-guest-test.c reaches
 # the chip through sysfs BAR mmaps, and with $TT_KMD_KO tt-kmd is loaded
-# and its probe checked (../shared/specs/guest-linux-and-tt-kmd.md).
+# and its probe checked.
 # Prints the guest's TAP lines.
 #
 #   guest-test.sh SOURCE_DIR BUILD_DIR

@@ -3,8 +3,8 @@
  * releases BRISC (bank-to-NOC table, JAL, go message, LDM images, reset PCs)
  * and a full boot of the project's boot-protocol firmware on every tile.
  *
- * The expected bank table is built here from the algorithm in seed 000
- * (sections 4, 6, 7; blackhole-py build_bank_noc_table), independently of
+ * The expected bank table is built here from the algorithm of blackhole-py
+ * build_bank_noc_table and tt-metal noc_bank_table_init(), independently of
  * hw/tenstorrent/grid.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

@@ -2,8 +2,8 @@
  * Blackhole machine grid: tiles per board, CPU order, NOC identity
  * registers, DRAM port aliasing, harvesting and bad options.
  *
- * Expected values come from the board descriptions (seed 000, tt-umd's soc
- * descriptor, noc-and-niu.md section 8), written out here independently of
+ * Expected values come from the board descriptions (tt-umd's soc
+ * descriptors, blackhole-py's bank table), written out here independently of
  * the code under test.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

@@ -1,7 +1,6 @@
 /*
  * The libttsim C ABI (Tenstorrent ttsim's docs/libttsim_api.md), as
  * tt-umd's TTSimCommunicator and ttsim-qemu resolve it with dlsym().
- * ../shared/specs/libttsim-abi.md 3 lists the symbols and their meaning.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -8,8 +8,8 @@
  *
  * Sources: tt-umd blackhole_implementation.hpp and soc descriptor
  * blackhole_140_arch.yaml (physical placement), tt-isa-documentation
- * BlackholeA0/NoC/MemoryMap.md, project seed 000 (board grids, bank table);
- * summarised in the project's specs noc-and-niu.md section 8.
+ * BlackholeA0/NoC/MemoryMap.md, blackhole-py build_bank_noc_table (bank
+ * table with harvesting).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -30,7 +30,7 @@
 #define TT_DRAM_PORTS           3
 #define TT_NUM_NOCS             2
 
-/* Translated coordinates of non-Tensix nodes (tt-umd, seed 000 sections 4-5) */
+/* Translated coordinates of non-Tensix nodes (tt-umd soc descriptors) */
 #define TT_VIRT_DRAM_X0         17
 #define TT_VIRT_DRAM_Y0         12
 #define TT_VIRT_PCIE_X          19
@@ -110,11 +110,11 @@ void tt_grid_dram_port_xy(int bank, int port, int *x, int *y);
 
 /*
  * Translated coordinates (x, first port y) of software DRAM bank @bank,
- * 0 <= bank < g->ndram, with seed 000 section 7's harvesting remap.
+ * 0 <= bank < g->ndram, with blackhole-py's harvesting remap.
  */
 void tt_grid_dram_bank_vxy(const TTGrid *g, int bank, int *x, int *y0);
 
-/* Port offset per software bank and NOC used by firmware (seed 000 s. 4) */
+/* Port offset per software bank and NOC used by firmware (blackhole-py) */
 int tt_grid_dram_bank_port(int bank, int noc);
 
 /*

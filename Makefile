@@ -4,7 +4,8 @@
 #
 #   make            build qemu-system-riscv32, the qtests, test firmware,
 #                   libttsim.so, tt-host-run, and tt-kernel-run and
-#                   tt-matmul-demo with their Tensix kernel firmware
+#                   tt-matmul-demo with their Tensix kernel firmware,
+#                   tt-run with its worker firmware and kernels
 #   make demo       a 1024x1024x1024 BF16 matmul on all 140 Tensix tiles of
 #                   a P150, checked on the host
 #   make check      run every test
@@ -19,7 +20,7 @@ FW = $(BUILD)/firmware
 TT_QTESTS := $(shell sed -n '/^tt_qtests = \[/,/^]/p' \
                tests/qtest/tenstorrent/meson.build | grep -o "tt-[a-z0-9-]*-test")
 
-all: qemu firmware libttsim host-run kernel-run matmul-demo
+all: qemu firmware libttsim host-run kernel-run matmul-demo dispatch
 
 deps:
 	@./scripts/install-deps.sh
@@ -78,6 +79,23 @@ $(BUILD)/tt-matmul-demo: tools/tt-matmul-demo.c tools/tt-matmul-check.c \
 	    tools/tt-matmul-check.c tools/tt-ref.c tools/tt-host.c -ldl -lm \
 	    -lpthread
 
+# tt-run: tt-metal-shaped programs (kernels per core role, CBs, runtime
+# arguments, L1 and GDDR buffers) launched through launch messages, by
+# TLB windows or the fast-dispatch command queue, over the libttsim ABI;
+# tests/dispatch holds the worker firmware, the prefetch/dispatch kernels
+# and the test kernels it runs (tests/dispatch/dispatch-test.sh)
+dispatch: $(BUILD)/tt-run dispatch-fw
+
+$(BUILD)/tt-run: tools/tt-run.c tools/tt-runtime.c tools/tt-runtime.h \
+                 tools/tt-cq.c tests/dispatch/layout.h tests/dispatch/cq.h \
+                 $(TT_HOST)
+	@mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Itools -Itests/dispatch -o $@ tools/tt-run.c \
+	    tools/tt-runtime.c tools/tt-cq.c tools/tt-host.c -ldl
+
+dispatch-fw:
+	@$(MAKE) -s -C tests/dispatch O=$(abspath $(BUILD))/dispatch
+
 firmware:
 	@$(MAKE) -s -C tests/firmware O=$(abspath $(FW))
 
@@ -108,4 +126,5 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps qemu firmware check demo bench clean x86-client libttsim \
-        host-run bench-fw kernel-run tensix-fw matmul-demo
+        host-run bench-fw kernel-run tensix-fw matmul-demo dispatch \
+        dispatch-fw

@@ -143,6 +143,16 @@ TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/matmul-demo-test.sh
     "$B" "$B/libttsim/libttsim.so" > "$log/matmul-demo.log" 2>&1
 count "$log/matmul-demo.log" matmul-demo $?
 
+# tt-run: tt-metal-shaped programs (reader/writer through CBs, multicast
+# with semaphores) launched through launch messages on one tile, a P150
+# and a P100A grid, both firmware layouts; bad descriptions and a hanging
+# kernel.  TT_STOCK_FW (stock tt-metal firmware ELFs) and TTSIM_LIB add
+# the same programs on that firmware and on ttsim.
+TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/dispatch/dispatch-test.sh" \
+    "$B" "$B/libttsim/libttsim.so" > "$log/dispatch.log" 2>&1
+count "$log/dispatch.log" dispatch $?
+grep '^# .* part skipped' "$log/dispatch.log" | sed 's/^# /dispatch: /'
+
 # Trace events through the log and simple backends
 python3 "$src/tests/tracing/trace-test.py" "$B" "$src" > "$log/tracing.log" 2>&1
 count "$log/tracing.log" tracing $?

@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -288,6 +289,25 @@ uint8_t *tt_host_read_file(const char *path, size_t max, size_t *n)
     }
     *n = size;
     return p;
+}
+
+bool tt_host_is_ttsim(const char *path)
+{
+    static const char mark[] = "UnimplementedFunctionality";
+    const char *env = getenv("TTSIM_LIB");
+    char ra[PATH_MAX], rb[PATH_MAX];
+    size_t n;
+    uint8_t *p;
+    bool found;
+
+    if (env && *env && realpath(env, ra) && realpath(path, rb) &&
+        !strcmp(ra, rb)) {
+        return true;
+    }
+    p = tt_host_read_file(path, 1u << 30, &n);
+    found = p && memmem(p, n, mark, sizeof(mark) - 1);
+    free(p);
+    return found;
 }
 
 void tt_host_die(const char *prog, const char *fmt, ...)

@@ -147,6 +147,13 @@ void tt_host_noc_read(const TTHostLib *lib, unsigned n, unsigned x,
  */
 uint8_t *tt_host_read_file(const char *path, size_t max, size_t *n);
 
+/*
+ * Is the library at @path Tenstorrent's ttsim?  The file $TTSIM_LIB
+ * names, or one carrying ttsim's error category names (it prints them as
+ * it exits on what it does not implement): callers avoid what it stops on.
+ */
+bool tt_host_is_ttsim(const char *path);
+
 /* "@prog: <message>" on stderr, then exit(EXIT_FAILURE) */
 void tt_host_die(const char *prog, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));

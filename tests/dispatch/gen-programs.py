@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Write tools/tt-run test programs and their data for one board.
+
+    gen-programs.py OUTDIR BOARD [--fast]
+
+OUTDIR gets, for BOARD (p150 or p100a):
+
+  rw-1.tt      the reader/writer pair on one tile: 16 GDDR pages through
+               a 2-page CB (it wraps 8 times)
+  rw-grid.tt   the same pair on every tile of the board (less the two
+               fast-dispatch cores with --fast), 4 pages per tile
+  mcast.tt     two multicast senders in row 2, each feeding the rest of
+               its half of the grid over 4 rounds with ready/valid
+               semaphores; the receivers sum the chunks
+  hang.tt      a kernel that never returns, on four tiles
+  bad-*.tt     descriptions tt-run must refuse before touching the device
+
+and the .bin files they name.  Every expected result is computed here,
+from the inputs, in Python: nothing of tt-run's own arithmetic.
+"""
+import os
+import random
+import struct
+import sys
+
+PAGE = 1024
+WORDS = PAGE // 4
+
+
+def cols(board):
+    return [1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14] + \
+        ([15, 16] if board == "p150" else [])
+
+
+def pack(words):
+    return struct.pack("<%dI" % len(words), *words)
+
+
+def main():
+    out, board = sys.argv[1], sys.argv[2]
+    fast = "--fast" in sys.argv[3:]
+    rnd = random.Random(0x5eed + (board == "p100a"))
+    os.makedirs(out, exist_ok=True)
+    cl = cols(board)
+    last = cl[-1]
+    ntiles = 10 * len(cl) - (2 if fast else 0)
+
+    def write(name, data):
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+
+    def text(name, s):
+        with open(os.path.join(out, name), "w") as f:
+            f.write(s)
+
+    # reader (NCRISC) / writer (BRISC): page p of core i gets i + 0x100
+    # added to each word
+    def rw(name, cores, ncores, pages_per_core, cb_pages):
+        npages = ncores * pages_per_core
+        src = [rnd.getrandbits(32) for _ in range(npages * WORDS)]
+        dst = []
+        for p in range(npages):
+            add = p // pages_per_core + 0x100
+            dst += [(w + add) & 0xffffffff
+                    for w in src[p * WORDS:(p + 1) * WORDS]]
+        write(name + "-in.bin", pack(src))
+        write(name + "-out.bin", pack(dst))
+        text(name + ".tt", f"""# GDDR -> NCRISC reader -> CB 0 -> BRISC writer (+ i + 0x100) -> GDDR
+cores {cores}
+kernel ncrisc reader
+kernel brisc writer
+cb 0 pages={cb_pages} page={PAGE}
+rta ncrisc {{addr:in}} {PAGE} {{i}}*{pages_per_core} {pages_per_core} {{banks}}
+rta brisc {{addr:out}} {PAGE} {{i}}*{pages_per_core} {pages_per_core} {{i}}+0x100 {{banks}}
+input in dram 0x100000 file={name}-in.bin page={PAGE}
+output out dram 0x2000000 size={npages * PAGE} page={PAGE} expect={name}-out.bin
+""")
+
+    rw("rw-1", "5,6", 1, 16, 2)
+    rw("rw-grid", "all", ntiles, 4, 2)
+
+    # multicast: senders (1,2) and (10,2); receivers below them
+    rounds = 4
+    chunks = [rnd.getrandbits(32) for _ in range(rounds * WORDS)]
+    total = [sum(chunks[r * WORDS + i] for r in range(rounds)) & 0xffffffff
+             for i in range(WORDS)]
+    write("mcast-chunks.bin", pack(chunks))
+    write("mcast-sum.bin", pack(total))
+    rb_x1 = last - 1 if fast else last
+    text("mcast.tt", f"""# multicast sender/receiver pairs with ready/valid semaphores
+group sa 1,2
+kernel brisc mcast-sender
+rta brisc {{addr:chunks_a}} {PAGE} {rounds} 0x30000 {{mcast:ra}} {{mcastn:ra}} 0 1
+group sb 10,2
+kernel brisc mcast-sender
+rta brisc {{addr:chunks_b}} {PAGE} {rounds} 0x30000 {{mcast:rb}} {{mcastn:rb}} 0 1
+group ra 1,3-7,11
+kernel ncrisc mcast-receiver
+rta ncrisc {{xy:sa}} 0x30000 {PAGE} {rounds} {{addr:sum_a}} 0 1
+group rb 10,3-{rb_x1},11
+kernel ncrisc mcast-receiver
+rta ncrisc {{xy:sb}} 0x30000 {PAGE} {rounds} {{addr:sum_b}} 0 1
+sem 0
+sem 1
+input chunks_a l1 0x20000 file=mcast-chunks.bin group=sa
+input chunks_b l1 0x20000 file=mcast-chunks.bin group=sb
+output land_a l1 0x30000 size={PAGE} group=ra
+output land_b l1 0x30000 size={PAGE} group=rb
+output sum_a l1 0x34000 size={PAGE} expect=mcast-sum.bin group=ra
+output sum_b l1 0x34000 size={PAGE} expect=mcast-sum.bin group=rb
+""")
+
+    text("hang.tt", """# never finishes
+cores 1,2-2,3
+kernel brisc hang
+""")
+    # bad input
+    text("bad-core.tt", """cores 8,2
+kernel brisc hang
+""")
+    text("bad-core2.tt", f"""cores 1,2-{last + 1},11
+kernel brisc hang
+""")
+    text("bad-elf.tt", """cores 1,2
+kernel brisc no-such-kernel
+""")
+    write("not-an-elf.bin", b"this is not an ELF file\n" * 4)
+    text("bad-elf2.tt", """cores 1,2
+kernel brisc ./not-an-elf.bin
+""")
+    text("bad-overlap.tt", """cores 1,2
+kernel brisc hang
+cb 0 pages=4 page=1024 addr=0x40000
+input a l1 0x40800 file=mcast-sum.bin
+""")
+    text("bad-overlap2.tt", """cores 1,2
+kernel brisc hang
+input a l1 0x40000 file=mcast-sum.bin
+input b l1 0x40200 file=mcast-sum.bin
+""")
+
+
+if __name__ == "__main__":
+    main()

@@ -26,7 +26,10 @@ QEMU_BUILD_BUG_ON(sizeof(TTHmRange) != 16);
 QEMU_BUILD_BUG_ON(TT_MAX_TILES > TT_HM_MAX_TILES);
 QEMU_BUILD_BUG_ON(TT_GRID_W > TT_HM_GRID || TT_GRID_H > TT_HM_GRID);
 
-/* TLB configuration dwords a command may write (host-pcie-and-arc.md 7.2) */
+/*
+ * TLB configuration dwords a command may write (tt-isa-documentation
+ * BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md; tt-kmd blackhole.c)
+ */
 #define TT_HM_TLB_END   (TT_TLB_CFG_BASE + TT_TLB_COUNT * 12 + \
                          TT_TLB_STRIDED_COUNT * 4)
 
@@ -242,8 +245,7 @@ static bool tt_host_map_build(TTHostMap *hm, Error **errp)
 
     hm->ctrl_size = TT_HM_SHARED + size;
     hm->ctrl_fd = qemu_memfd_create("tt-host-map", hm->ctrl_size, false, 0,
-                                    F_SEAL_GROW | F_SEAL_SHRINK |
-                                    F_SEAL_SEAL, errp);
+                                    F_SEAL_GROW | F_SEAL_SHRINK, errp);
     if (hm->ctrl_fd < 0) {
         return false;
     }
@@ -252,6 +254,18 @@ static bool tt_host_map_build(TTHostMap *hm, Error **errp)
     if (hm->ctrl == MAP_FAILED) {
         error_setg_errno(errp, errno, "tt-host-map: mmap");
         hm->ctrl = NULL;
+        return false;
+    }
+    /*
+     * Only this mapping may write the tables: a client gets read-only
+     * mappings (a later client must not find tables an earlier one
+     * scribbled on).  Kernels before 5.1 lack the seal; the tables are
+     * then writable by a client: at worst accesses reach the wrong block
+     * of this chip's RAM.
+     */
+    if (fcntl(hm->ctrl_fd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE | F_SEAL_SEAL) &&
+        fcntl(hm->ctrl_fd, F_ADD_SEALS, F_SEAL_SEAL)) {
+        error_setg_errno(errp, errno, "tt-host-map: seals");
         return false;
     }
     sh = hm->sh = (TTHmShared *)(hm->ctrl + TT_HM_SHARED);
@@ -287,7 +301,7 @@ static bool tt_host_map_build(TTHostMap *hm, Error **errp)
     tt_host_map_fill_mcast(hm, (uint8_t *)sh + mcast);
     tt_host_map_update(hm, true);
     sh->version = cpu_to_le32(TT_HM_VERSION);
-    smp_wmb();
+    smp_wmb();      /* the tables before the magic that validates them */
     sh->magic = cpu_to_le32(TT_HM_MAGIC);
     return true;
 }

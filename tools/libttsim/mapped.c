@@ -1,8 +1,8 @@
 /*
  * The mapped path (see mapped.h).
  *
- * TLB window layout: host-pcie-and-arc.md 4 and 7.2 (tt-isa-documentation
- * BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md, tt-kmd blackhole.c).
+ * TLB window layout: tt-isa-documentation
+ * BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md and tt-kmd blackhole.c.
  * Where a window's transaction goes is decided the way QEMU's NIU decides
  * it (hw/tenstorrent/niu.c tt_niu_host_rw): a unicast (and any read)
  * reaches the node at (x_end, y_end); a multicast write reaches the Tensix
@@ -556,9 +556,11 @@ Mapped *mapped_attach(VfuClient *vfu)
     Mapped *m;
     void *p;
 
-    if (!ram || !ctrl || !ram->mappable || !ctrl->mappable ||
-        !(area = mapped_area(ctrl, TT_HM_SHARED)) ||
-        area->size < sizeof(TTHmShared)) {
+    if (!ram || !ctrl || !ram->mappable || !ctrl->mappable) {
+        return NULL;
+    }
+    area = mapped_area(ctrl, TT_HM_SHARED);
+    if (!area || area->size < sizeof(TTHmShared)) {
         return NULL;
     }
     m = calloc(1, sizeof(*m));

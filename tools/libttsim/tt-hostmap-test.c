@@ -47,7 +47,7 @@
 #define WIN4_MAP        202     /* BAR4 window 0 */
 #define WIN4_MSG        203
 
-#define ORDER_COUNTED   3       /* host-pcie-and-arc.md 7.2 ordering */
+#define ORDER_COUNTED   3       /* the window's ordering field */
 
 #define L1_SIZE         0x180000u
 #define AREA_SIZE       0x1000u
@@ -56,12 +56,12 @@
 #define DRAM_AREA_MAP   0x10000000ull
 #define DRAM_AREA_MSG   0x10010000ull
 
-/* BAR0 offsets (host-pcie-and-arc.md 4, 5) */
+/* BAR0 offsets (tt-kmd blackhole.c: TLB_REGS_START, NOC2AXI_CFG_START) */
 #define TLB_CFG         0x1fc00000u
 #define PCIE_NIU_CFG0(n) (0x1fd04100u + (n) * 0x10000u)
 #define NIU_CFG0_XLATE  (1u << 14)
 
-/* A tile's registers (tile-address-map.md) */
+/* A tile's registers (tt-isa-documentation BlackholeA0/TensixTile) */
 #define REG_BASE        0xffa00000u     /* 2 MiB-aligned window base */
 #define SOFT_RESET_0    0xffb121b0u
 #define SOFT_RESET_BRISC (1u << 11)
@@ -69,7 +69,7 @@
 #define NIU_ROUTER_CFG3(noc) (0xffb20110u + (noc) * 0x10000u)
 #define STREAM0_REG0    0xffb40000u     /* plain storage: the doorbell */
 
-/* P150 grid (noc-and-niu.md 8): translated coordinates */
+/* P150 Tensix columns (tt-umd blackhole_implementation.hpp), translated */
 static const uint8_t tensix_x[] = { 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14,
                                     15, 16 };
 #define TENSIX_Y0       2
@@ -101,7 +101,8 @@ typedef struct Target {
 } Target;
 
 /*
- * Program window @n (host-pcie-and-arc.md 7.2, both word views) for @t at
+ * Program window @n (tt-isa-documentation BlackholeA0/PCIExpressTile/
+ * HostToDeviceTLBs.md, 2 MiB and 4 GiB layouts) for @t at
  * @addr, and return the BAR address of @addr through it
  */
 static uint64_t tlb(int n, const Target *t, uint64_t addr)
@@ -418,6 +419,82 @@ static void test_registers(void)
           "QEMU refuses it (0x%x, was 0x%x)", w, before);
 }
 
+/*
+ * Host transactions QEMU's PCIe NIU accepted on @noc: its MST_CMD_ACCEPTED
+ * counter (NIU status at BAR0 0x1FD04200, tt-kmd blackhole.c
+ * NOC_STATUS_OFFSET; counter 4, tt-isa-documentation
+ * BlackholeA0/NoC/Counters.md), counted for every BAR access that reaches
+ * it, whatever its target: what went by message
+ */
+#define PCIE_NIU_COUNTER(noc, n) (0x1fd04200u + (noc) * 0x10000u + 4 * (n))
+#define MST_CMD_ACCEPTED        0x04
+#define L1_PATH         0xa0000u    /* outside both compared areas */
+
+static uint32_t issued(int noc)
+{
+    return tt_host_rd32(&lib, lib.bar0 +
+                        PCIE_NIU_COUNTER(noc, MST_CMD_ACCEPTED));
+}
+
+/*
+ * Which path an access takes: RAM targets are served from memory (QEMU's
+ * NIU sees nothing), everything else reaches QEMU's NIU, with the NIU's
+ * result
+ */
+static void test_which_path(bool mapped)
+{
+    static const struct {
+        const char *what;
+        Target t;
+        uint64_t addr;
+        uint32_t len;
+        bool write, ram;
+    } c[] = {
+        { "4-byte read of L1", { 1, 2 }, L1_PATH, 4, false, true },
+        { "4-byte write of L1", { 1, 2 }, L1_PATH, 4, true, true },
+        { "64-byte read of GDDR", { DRAM_VX0, DRAM_VY0 }, DRAM_AREA_MAP, 64,
+          false, true },
+        { "multicast write to L1", { 4, 5, 2, 3, false, true },
+          L1_PATH + 64, 16, true, true },
+        { "read of a tile register", { 6, 7 }, SOFT_RESET_0, 4, false,
+          false },
+        { "read of a coordinate with no node", { 40, 40 }, 0x1000, 8,
+          false, false },
+        { "write to a coordinate with no node", { 40, 40 }, 0x1000, 8, true,
+          false },
+        { "read past the end of L1", { 1, 2 }, L1_SIZE - 2, 4, false,
+          false },
+        { "write past the end of L1", { 1, 2 }, L1_SIZE - 2, 4, true,
+          false },
+        { "read of L1 with counted-writes ordering", { 1, 2, 0, 0, false,
+          false, ORDER_COUNTED }, L1_PATH, 4, false, false },
+    };
+    uint8_t buf[64];
+
+    for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        Target t = c[i].t;
+        uint32_t before, after, expect = mapped && c[i].ram ? 0 : 1;
+        uint64_t a = tlb(WIN_FW, &t, c[i].addr);
+
+        before = issued(0);
+        memset(buf, 0x5a, sizeof(buf));
+        if (c[i].write) {
+            lib.mem_wr(a, buf, c[i].len);
+        } else {
+            lib.mem_rd(a, buf, c[i].len);
+        }
+        after = issued(0);
+        tt_ok(after - before == expect, "%s: %s (%u transaction(s) in "
+              "QEMU's NIU)", c[i].what, expect ? "by message" : "from memory",
+              after - before);
+    }
+    tlb(WIN_FW, &(Target){ .xe = 40, .ye = 40 }, 0x1000);
+    lib.mem_rd(lib.bar0 + (uint64_t)WIN_FW * (2u << 20) + 0x1000, buf, 8);
+    tt_ok(!memcmp(buf, "\xff\xff\xff\xff\xff\xff\xff\xff", 8), "a read "
+          "of a coordinate with no node returns all-ones, as the NIU "
+          "defines it");
+}
+
 /* -------------------------------------------------- firmware tests -- */
 
 #define MBOX            0x3000u     /* its own page: no code there */
@@ -685,6 +762,7 @@ int main(int argc, char **argv)
     bar4 = tt_host_bar_base(&lib, 0x20);
 
     test_registers();
+    test_which_path(!(shm && !strcmp(shm, "0")));
     test_unicast("translated", 400);
     test_multicast("translated", 40);
     test_gddr("translated", 200);

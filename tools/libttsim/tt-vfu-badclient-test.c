@@ -113,6 +113,7 @@ typedef struct DmaUnmap {
 #define HM_L1_SIZE          0x180000u
 #define HM_HOLE             0x40000u    /* punched in tile 0's L1 */
 #define HM_DEAD             0x3000u     /* written by a client then killed */
+#define HM_REMAP            0x48000u    /* written through a moved mapping */
 #define SOFT_RESET_0        0xffb121b0u
 #define SOFT_RESET_HOLD     0x47800u
 #define SOFT_RESET_BRISC    (1u << 11)
@@ -1265,7 +1266,9 @@ static uint8_t *hm_map(const VfuClient *c, uint32_t idx, uint32_t i,
         return NULL;
     }
     *size = r->areas[i].size;
-    p = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, r->map_fd,
+    /* the control region's tables are the server's: read-only */
+    p = mmap(NULL, *size, idx == TT_HM_CTRL_REGION ? PROT_READ
+                          : PROT_READ | PROT_WRITE, MAP_SHARED, r->map_fd,
              r->file_offset + r->areas[i].start);
     return p == MAP_FAILED ? NULL : p;
 }
@@ -1367,6 +1370,89 @@ static bool hm_punch_hole(void)
     return ok && qemu_alive();
 }
 
+/*
+ * The shared tables are written by the server only: a writable mapping,
+ * write() and mprotect() to writable are refused, a read-only mapping works
+ */
+static bool hm_ctrl_readonly(void)
+{
+    VfuClient c;
+    const VfuRegionInfo *r;
+    uint32_t zero = 0;
+    void *p;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    r = vfu_client_region(&c, TT_HM_CTRL_REGION);
+    ok = r && r->mappable && r->nareas == 1;
+    if (ok) {
+        off_t off = r->file_offset + r->areas[0].start;
+        size_t len = r->areas[0].size;
+
+        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->map_fd,
+                 off);
+        ok = p == MAP_FAILED && errno == EPERM;
+        if (p != MAP_FAILED) {
+            munmap(p, len);
+        }
+        ok = ok && pwrite(r->map_fd, &zero, sizeof(zero), off) < 0 &&
+             errno == EPERM;
+        p = mmap(NULL, len, PROT_READ, MAP_SHARED, r->map_fd, off);
+        ok = ok && p != MAP_FAILED &&
+             ((const TTHmShared *)p)->magic == TT_HM_MAGIC &&
+             mprotect(p, len, PROT_READ | PROT_WRITE) < 0;
+        if (p != MAP_FAILED) {
+            munmap(p, len);
+        }
+    }
+    vfu_client_close(&c);
+    return ok && qemu_alive();
+}
+
+/*
+ * A client grows and moves its mapping of L1, and maps it privately: only
+ * its own view changes.  QEMU sees what it wrote through the shared
+ * mapping, not the private copy.
+ */
+static bool hm_remap(void)
+{
+    VfuClient c;
+    const VfuRegionInfo *r;
+    uint64_t size = 0, more = 4u << 20;
+    uint8_t *l1, *big = MAP_FAILED, *priv = MAP_FAILED, got[8];
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    r = vfu_client_region(&c, TT_HM_RAM_REGION);
+    l1 = hm_map(&c, TT_HM_RAM_REGION, HM_TILE, &size);
+    if (l1) {
+        big = mremap(l1, size, size + more, MREMAP_MAYMOVE);
+        if (big == MAP_FAILED) {
+            munmap(l1, size);
+        } else {
+            memcpy(big + HM_REMAP, "shared!", 8);
+            munmap(big, size + more);
+        }
+        priv = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+                    r->map_fd, r->file_offset + r->areas[HM_TILE].start);
+    }
+    ok = big != MAP_FAILED && priv != MAP_FAILED &&
+         !memcmp(priv + HM_REMAP, "shared!", 8);
+    if (priv != MAP_FAILED) {
+        memcpy(priv + HM_REMAP, "private", 8);
+        munmap(priv, size);
+    }
+    ok = ok && vfu_client_read(&c, VFU_REGION_BAR0, WIN_BASE + HM_REMAP, got,
+                               sizeof(got)) == 0 &&
+         !memcmp(got, "shared!", 8);
+    vfu_client_close(&c);
+    return ok && qemu_alive();
+}
+
 static void hm_dying_child(int ready)
 {
     VfuClient c;
@@ -1374,8 +1460,11 @@ static void hm_dying_child(int ready)
     uint8_t *l1;
 
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (!client_open(&c) ||
-        !(l1 = hm_map(&c, TT_HM_RAM_REGION, HM_TILE, &size))) {
+    if (!client_open(&c)) {
+        _exit(1);
+    }
+    l1 = hm_map(&c, TT_HM_RAM_REGION, HM_TILE, &size);
+    if (!l1) {
         _exit(1);
     }
     memcpy(l1 + HM_DEAD, "still here", 11);
@@ -1458,8 +1547,12 @@ static bool hm_write_running_code(void)
     uint32_t spin = 0x6f;       /* jal x0, 0 */
     bool ok;
 
-    if (!client_open(&c) ||
-        !(l1 = hm_map(&c, TT_HM_RAM_REGION, HM_RUN_TILE, &size))) {
+    if (!client_open(&c)) {
+        return false;
+    }
+    l1 = hm_map(&c, TT_HM_RAM_REGION, HM_RUN_TILE, &size);
+    if (!l1) {
+        vfu_client_close(&c);
         return false;
     }
     memcpy(l1, &spin, 4);
@@ -1681,6 +1774,10 @@ static const Case cases[] = {
       "refused by the files' seals", NULL },
     { "host map: a hole punched in L1", hm_punch_hole,
       "QEMU survives, the bytes read as zeros", NULL },
+    { "host map: the shared tables mapped writable, written, mprotect()ed",
+      hm_ctrl_readonly, "refused: read-only for clients", NULL },
+    { "host map: L1 mapping grown, moved, and mapped private", hm_remap,
+      "QEMU sees the shared writes only", NULL },
     { "host map: client killed while writing its mapping of L1",
       hm_killed_mapping, "what it wrote stays", NULL },
     { "host map: code overwritten under a running core", hm_write_running_code,

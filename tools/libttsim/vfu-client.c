@@ -641,7 +641,7 @@ static int vfu_region_info(VfuClient *c, uint32_t index)
     struct iovec req = { &in, sizeof(in) }, rep = { &out, sizeof(out) };
     VfuRegionInfo *r = &c->region[index];
     VfuArea *areas = NULL;
-    uint32_t nareas;
+    uint32_t nareas = 0;
     size_t len;
     int ret;
 
@@ -656,9 +656,10 @@ static int vfu_region_info(VfuClient *c, uint32_t index)
                 "%u\n", index);
         ret = -EPROTO;
     }
-    if (ret == 0 && c->rx_fd >= 0 && (out.info.flags & VFU_REGION_FLAG_CAPS)
-        && (nareas = vfu_sparse_areas(out.bytes, len, out.info.size,
-                                      &areas)) > 0) {
+    if (ret == 0 && c->rx_fd >= 0 && (out.info.flags & VFU_REGION_FLAG_CAPS)) {
+        nareas = vfu_sparse_areas(out.bytes, len, out.info.size, &areas);
+    }
+    if (nareas > 0) {
         r->mappable = true;
         r->map_fd = c->rx_fd;
         r->map_start = areas[0].start;

@@ -108,8 +108,8 @@ typedef struct TTHmShared {
     uint32_t epoch;             /* bumped when the endpoint resets */
     uint32_t xlate;             /* bit n: NOC n's PCIe NIU translates */
     uint32_t reserved1;
-    uint64_t optout[2][TT_HM_TILE_WORDS];   /* tile opted out of NOC n
-                                             * multicast */
+    /* [n]: tiles that opted out of NOC n's multicast */
+    uint64_t optout[2][TT_HM_TILE_WORDS];
 } TTHmShared;
 
 /*

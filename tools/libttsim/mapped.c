@@ -100,16 +100,20 @@ struct Mapped {
 
 /* ------------------------------------------------------------ helpers -- */
 
+/* Bits [pos, pos + len) of a window's 96-bit configuration, len < 64 */
 static uint64_t cfg_bits(const uint32_t w[3], int pos, int len)
 {
-    uint64_t v = 0;
+    uint64_t lo = (uint64_t)w[1] << 32 | w[0];
+    uint64_t v;
 
-    for (int i = 0; i < len; i++) {
-        int b = pos + i;
-
-        v |= (uint64_t)((w[b / 32] >> (b % 32)) & 1) << i;
+    if (pos >= 64) {
+        v = w[2] >> (pos - 64);
+    } else if (pos == 0) {
+        v = lo;
+    } else {
+        v = lo >> pos | (uint64_t)w[2] << (64 - pos);
     }
-    return v;
+    return v & ((1ull << len) - 1);
 }
 
 /* hw/tenstorrent/niu.c tt_in_span(): a span may wrap around the grid */

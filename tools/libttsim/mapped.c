@@ -15,7 +15,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,10 @@
 #define TLB_ORDERING_COUNTED    3       /* ordering field: counted writes */
 
 #define MAX_BLOCKS              (TT_HM_MAX_TILES + 8)
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ      22      /* Linux 5.14 */
+#endif
 #define SEQLOCK_SPINS           (1u << 20)
 
 /* Bit positions of the fields of a window's 96-bit configuration */
@@ -96,6 +102,10 @@ struct Mapped {
     TTHmRange ranges[MAX_BLOCKS];       /* code overwritten by one access */
     uint32_t nranges;
     uint8_t cmd[TT_HM_CMD_MAX];
+
+    pthread_t populate;         /* fills the L1 page tables */
+    bool populating;
+    int stop;                   /* tells it to give up (detach) */
 };
 
 /* ------------------------------------------------------------ helpers -- */
@@ -552,6 +562,42 @@ static bool mapped_block(Mapped *m, const VfuRegionInfo *ram, uint32_t i)
     return true;
 }
 
+/*
+ * Fill the page tables of the L1 mappings while the host does other
+ * things.  A fresh mapping otherwise costs a page fault on the first
+ * access to each 4 KiB (several microseconds in a VM: ten times the cost
+ * of copying the page), which the first bulk write or a firmware upload
+ * would pay.  Read population maps the pages the server already
+ * allocated; a later write needs no more than a cheap permission upgrade.
+ * GDDR is sparse and stays untouched.  Best effort: old kernels refuse
+ * MADV_POPULATE_READ and the faults come on first use as before.
+ */
+static void *mapped_populate(void *opaque)
+{
+    Mapped *m = opaque;
+
+    /* last tile first: a host writing tile by tile meets it half way */
+    for (uint32_t i = m->ntiles; i-- > 0;) {
+        if (__atomic_load_n(&m->stop, __ATOMIC_RELAXED) ||
+            madvise(m->block[i].map, m->block[i].size, MADV_POPULATE_READ)) {
+            break;
+        }
+    }
+    return NULL;
+}
+
+static void mapped_start_populate(Mapped *m)
+{
+    sigset_t all, old;
+
+    /* the host's signals stay with the host's threads */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    m->populating = pthread_create(&m->populate, NULL, mapped_populate,
+                                   m) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 Mapped *mapped_attach(VfuClient *vfu)
 {
     const VfuRegionInfo *ram = vfu_client_region(vfu, TT_HM_RAM_REGION);
@@ -597,6 +643,7 @@ Mapped *mapped_attach(VfuClient *vfu)
     if (!mapped_reload_tlbs(m) || !mapped_routing(m)) {
         goto fail;
     }
+    mapped_start_populate(m);
     return m;
 
 fail:
@@ -609,6 +656,10 @@ void mapped_detach(Mapped *m)
 {
     if (!m) {
         return;
+    }
+    if (m->populating) {
+        __atomic_store_n(&m->stop, 1, __ATOMIC_RELAXED);
+        pthread_join(m->populate, NULL);
     }
     if (m->vfu->fd >= 0) {
         (void)mapped_send(m, true);

@@ -85,6 +85,9 @@ static bool tt_execute(TTTensix *t, int thread, uint32_t w)
     }
     t->th[thread].executed++;
     trace_tt_tensix_exec(t->tile_x, t->tile_y, thread, tt_op_name(w), w);
+    if (unlikely(tt_sfpu_busy(t)) && op->unit != TT_UNIT_SFPU) {
+        tt_sfpu_cycle(t, thread);   /* SFPLOADMACRO's pipeline moves on */
+    }
     return true;
 }
 
@@ -359,6 +362,8 @@ bool tt_tensix_run(TTTensix *t)
                 th->count--;
                 th->dequeued++;
                 progress = any = true;
+            } else if (unlikely(tt_sfpu_busy(t))) {
+                tt_sfpu_idle(t, i);     /* cycles pass with nothing issued */
             }
             if (th->count < 2 * TT_TENSIX_REPLAY && tt_pump(t, i)) {
                 progress = any = true;

@@ -226,12 +226,29 @@ typedef struct TTSfpInsn {
     uint8_t va, vb, vc, vd;     /* LReg indices after the usual defaults */
     uint32_t lanes;             /* lanes the instruction may act in */
     bool macro;                 /* scheduled by SFPLOADMACRO */
+    uint16_t addr;              /* with @macro, SFPSTORE's Dst address */
 } TTSfpInsn;
 
-/* Decode SFP word @w (opcode 0x70-0x99, not SFPLOADMACRO); false if not */
+/* Decode SFP word @w (opcode 0x70-0x99); false if not one */
 bool tt_sfpu_decode(uint32_t w, TTSfpInsn *i);
 /* Execute a decoded SFP instruction for @thread */
 void tt_sfpu_exec(TTTensix *t, int thread, const TTSfpInsn *i);
+
+/*
+ * SFPLOADMACRO's pipeline as time passes without an SFP instruction:
+ * @thread ran a non-SFP instruction (one cycle), had nothing to run
+ * (tt_sfpu_idle), or waits for the Vector Unit (STALLWAIT C11,
+ * tt_sfpu_settle).  Only instructions scheduled to count cycles move;
+ * see tensix-sfpu.c.
+ */
+void tt_sfpu_cycle(TTTensix *t, int thread);
+void tt_sfpu_idle(TTTensix *t, int thread);
+void tt_sfpu_settle(TTTensix *t);
+
+static inline bool tt_sfpu_busy(TTTensix *t)
+{
+    return t->sfpu.nsched | t->sfpu.nwb;
+}
 
 /* tensix.c: write @len bytes of L1 from the coprocessor (packers) */
 bool tt_tensix_l1_write(TTTensix *t, uint32_t addr, const void *buf,

@@ -1,8 +1,8 @@
 /*
  * Tenstorrent Blackhole Tensix Vector Unit (SFPU): the SFP* instructions
  * on 32 lanes of 32 bits, lane predication and the flag stack,
- * LaneConfig, LoadMacroConfig (written here, run by SFPLOADMACRO) and
- * the per-lane PRNG.
+ * LaneConfig, LoadMacroConfig and SFPLOADMACRO's scheduling of the
+ * simple, MAD, round and store sub-units, and the per-lane PRNG.
  *
  * Source: tt-isa-documentation BlackholeA0/TensixTile/TensixCoprocessor/
  * VectorUnit.md, LReg.md and the page of each instruction (WormholeB0
@@ -123,17 +123,11 @@ static uint32_t tt_sfp_bits(const uint32_t *c)
     return m;
 }
 
-/* LReg[@vd] = @v in the lanes of @m, if LReg[@vd] is writable */
-static void tt_sfp_put(TTTensixSfpu *s, unsigned vd, const uint32_t *v,
-                       uint32_t m)
+/* @d = @v in the lanes of @m */
+static void tt_sfp_merge(uint32_t *d, const uint32_t *v, uint32_t m)
 {
-    uint32_t *d = s->lreg[vd];
-
-    if ((vd >= 8 && vd != TT_LREG_STAGE) || !m) {
-        return;                 /* constants: the write is dropped */
-    }
     if (m == TT_ALL) {
-        memcpy(d, v, sizeof(s->lreg[vd]));
+        memcpy(d, v, TT_LANES * sizeof(*d));
         return;
     }
     for (unsigned l = 0; l < TT_LANES; l += 4) {
@@ -146,6 +140,43 @@ static void tt_sfp_put(TTTensixSfpu *s, unsigned vd, const uint32_t *v,
         b = (a & k) | (b & ~k);
         memcpy(&d[l], &b, sizeof(b));
     }
+}
+
+/*
+ * An instruction SFPLOADMACRO scheduled writes its LRegs at the end of
+ * its last cycle (s->wb_lat cycles on), so the others of its cycle, and
+ * of the next one for a two-cycle instruction, read the old values.
+ */
+static void tt_sfp_defer(TTTensixSfpu *s, unsigned vd, const uint32_t *v,
+                         uint32_t m)
+{
+    TTTensixSfpWb *b;
+
+    if (s->nwb == TT_SFPU_WB) {
+        qemu_log_mask(LOG_UNIMP, "tensix SFPU: more than %d LReg writes in "
+                      "flight, one written at once\n", TT_SFPU_WB);
+        tt_sfp_merge(s->lreg[vd], v, m);
+        return;
+    }
+    b = &s->wb[s->nwb++];
+    memcpy(b->v, v, sizeof(b->v));
+    b->mask = m;
+    b->reg = vd;
+    b->left = s->wb_lat;
+}
+
+/* LReg[@vd] = @v in the lanes of @m, if LReg[@vd] is writable */
+static void tt_sfp_put(TTTensixSfpu *s, unsigned vd, const uint32_t *v,
+                       uint32_t m)
+{
+    if ((vd >= 8 && vd != TT_LREG_STAGE) || !m) {
+        return;                 /* constants: the write is dropped */
+    }
+    if (unlikely(s->wb_lat)) {
+        tt_sfp_defer(s, vd, v, m);
+        return;
+    }
+    tt_sfp_merge(s->lreg[vd], v, m);
 }
 
 /*
@@ -549,8 +580,9 @@ static bool tt_sfp_to_dst(unsigned fmt, const uint32_t *x, uint32_t *v)
 /*
  * SFPLOAD: four rows of even or odd Dst columns into LReg[VD], converted
  * (SFPLOAD.md).  Rows whose valid bit is clear read as 0, as in ttsim.
+ * Returns the Dst address (SFPLOADMACRO's store uses it).
  */
-static void tt_sfp_load(TTTensix *t, int thread, const TTSfpInsn *i)
+static unsigned tt_sfp_load_at(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned fmt = tt_sfp_fmt(t, thread, tt_sfpload_instr_mod0(i->w));
@@ -586,18 +618,26 @@ static void tt_sfp_load(TTTensix *t, int thread, const TTSfpInsn *i)
         }
     }
     tt_addr_mod(t, thread, tt_sfpload_sfpu_addr_mode(i->w), false);
+    return addr;
+}
+
+static void tt_sfp_load(TTTensix *t, int thread, const TTSfpInsn *i)
+{
+    tt_sfp_load_at(t, thread, i);
 }
 
 /*
  * SFPSTORE: LReg[VD] into four rows of even or odd Dst columns,
- * converted (SFPSTORE.md); every row written becomes valid (ttsim).
+ * converted (SFPSTORE.md); every row written becomes valid (ttsim).  One
+ * SFPLOADMACRO scheduled stores where its load read and leaves the RWCs.
  */
 static void tt_sfp_store(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned fmt = tt_sfp_fmt(t, thread, tt_sfpstore_instr_mod0(i->w));
     bool all = fmt == TT_SFMT_INT32_ALL, d32;
-    unsigned addr = tt_sfp_dst_addr(t, thread,
+    unsigned addr = i->macro ? i->addr :
+                    tt_sfp_dst_addr(t, thread,
                                     tt_sfpstore_dest_reg_addr(i->w), all,
                                     true);
     uint32_t odd = addr & 2 ? TT_ALL
@@ -1170,7 +1210,10 @@ static uint32_t tt_rnd_intint(uint32_t x, uint32_t p, unsigned shift,
  * SFP_STOCH_RND: every enabled lane advances its PRNG in every mode;
  * rounding compares the discarded bits with 0x400000 (nearest, ties
  * away), 0x7fffff (toward zero) or 23 PRNG bits (stochastic, also mode 3)
- * with >=, the documented hardware bias.
+ * with >=, the documented hardware bias.  Mod1 is the flavour in bits
+ * 2:0 and UseImm5 in bit 3, which only the integer one reads
+ * (SFPSTOCHRND_IntInt.md's syntax; the float pages give a u3 Mod1), so
+ * tt-llk's 14 is FP32_TO_UINT16.
  */
 static void tt_sfp_stochrnd(TTTensix *t, int thread, const TTSfpInsn *i)
 {
@@ -1182,17 +1225,13 @@ static void tt_sfp_stochrnd(TTTensix *t, int thread, const TTSfpInsn *i)
     uint32_t en = tt_sfp_en(t, i);
     QEMU_UNINITIALIZED uint32_t rnd[TT_LANES], p[TT_LANES], v[TT_LANES];
 
-    if (mod >= 8 && mod != 12 && mod != 13) {
-        tt_tensix_error(t, thread, i->w, "undefined Mod1 %u, ignored", mod);
-        return;
-    }
     tt_sfp_prng(s, en, rnd);
     TT_LANEWISE(p, rmode == 0 ? 0x400000 : rmode == 2 ? 0x7fffff
                                          : rnd[l] & 0x7fffff);
     switch (mod & 7) {
     case 0:
     case 1:
-        TT_LANEWISE(v, tt_rnd_float(x[l], p[l], mod == 0));
+        TT_LANEWISE(v, tt_rnd_float(x[l], p[l], (mod & 7) == 0));
         break;
     case 4:
     case 5:
@@ -1200,7 +1239,7 @@ static void tt_sfp_stochrnd(TTTensix *t, int thread, const TTSfpInsn *i)
                                      mod & 1));
         break;
     default:
-        TT_LANEWISE(v, tt_rnd_int(x[l], p[l], mod));
+        TT_LANEWISE(v, tt_rnd_int(x[l], p[l], mod & 7));
         break;
     }
     tt_sfp_put(s, i->vd, v, en);
@@ -1527,9 +1566,17 @@ static void tt_sfp_mov(TTTensix *t, int thread, const TTSfpInsn *i)
 
 /*
  * SFPSWAP (SFPSWAP.md): swap (Mod1 0), or min into VD and max into VC in
- * the lanes of VDGetsMin[Mod1], max/min elsewhere, inverted by
+ * the lanes of VDGetsMin[Mod1], max/min elsewhere (Mod1 10-15, non-
+ * contractual: as 9, the silicon behaviour the page gives), inverted by
  * EXCHANGE_SRCB_SRCC; with ENABLE_DEST_INDEX only LReg0-3 take values and
  * LReg[4 + (VC & 3)] / LReg[4 + (VD & 3)] are swapped alongside.
+ *
+ * The VD operand is read through VB, which is VD except where
+ * SFPLOADMACRO sets it (the simple sub-unit's "VB = VD" is skipped), and
+ * when VC and VD name one register VC's value lands last: tt-llk's
+ * clamped exp feeds the loaded value to VC and LReg14 (-88.5) to VB and
+ * keeps the maximum in the loaded register (tenstorrent/tt-llk
+ * tt_llk_blackhole/common/inc/sfpu/ckernel_sfpu_exp.h _init_exponential_).
  */
 static void tt_sfp_swap(TTTensix *t, int thread, const TTSfpInsn *i)
 {
@@ -1545,12 +1592,13 @@ static void tt_sfp_swap(TTTensix *t, int thread, const TTSfpInsn *i)
     QEMU_UNINITIALIZED uint32_t a[TT_LANES], b[TT_LANES];
 
     if (mod > 9) {
-        tt_tensix_error(t, thread, i->w, "Mod1 %u: non-contractual, "
-                        "ignored", mod);
-        return;
+        /* tt-llk's typecasts to uint16 use 15 as "VD = max" */
+        tt_tensix_error(t, thread, i->w, "Mod1 %u: non-contractual, as 9",
+                        mod);
+        mod = 9;
     }
     memcpy(c, s->lreg[vc], sizeof(c));
-    memcpy(d, s->lreg[vd], sizeof(d));
+    memcpy(d, s->lreg[i->vb], sizeof(d));
     memcpy(a, s->lreg[ia], sizeof(a));
     memcpy(b, s->lreg[ib], sizeof(b));
     if (mod) {
@@ -1561,11 +1609,11 @@ static void tt_sfp_swap(TTTensix *t, int thread, const TTSfpInsn *i)
                tt_sfp_lc_lanes(s, TT_LC_EXCHANGE_SRCB_SRCC);
     }
     swap &= tt_sfp_en(t, i);
+    if (vd < 8 || vd == TT_LREG_STAGE) {
+        tt_sfp_put(s, vd, c, swap & (vd < 4 ? TT_ALL : ~idx));
+    }
     if (vc < 8) {
         tt_sfp_put(s, vc, d, swap & (vc < 4 ? TT_ALL : ~idx));
-    }
-    if (vd < 8) {
-        tt_sfp_put(s, vd, c, swap & (vd < 4 ? TT_ALL : ~idx));
     }
     tt_sfp_put(s, ia, b, swap & idx);
     tt_sfp_put(s, ib, a, swap & idx);
@@ -1715,11 +1763,11 @@ static void tt_sfp_config_col(TTTensixSfpu *s, unsigned c, unsigned vd,
 static void tt_sfp_config(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
-    unsigned vd = tt_sfpconfig_config_dest(i->w);
+    unsigned vd = i->vd;        /* the config dest; SFPLOADMACRO sets it */
     unsigned mod = tt_sfpconfig_instr_mod1(i->w);
     uint32_t imm = tt_sfpconfig_imm16_math(i->w);
 
-    if (vd == 9 || vd == 10) {
+    if (vd == 9 || vd == 10 || vd > 15) {
         tt_tensix_error(t, thread, i->w, "VD %u: non-contractual, ignored",
                         vd);
         return;
@@ -1749,22 +1797,31 @@ enum {
     TT_SFP_VB_VD = 4,           /* "unsigned VB = VD" */
     TT_SFP_VB_USE = 8,          /* VB if Mod1 bit 0 (USE_VB), else VD */
     TT_SFP_VC_VD = 16,          /* "unsigned VC = VD" */
+    TT_SFP_HAS_VB = 32,         /* a VB field (SFPLOADMACRO keeps it) */
+    TT_SFP_NO_VC = 64,          /* no VC field (SFPLOADMACRO fills it) */
 };
+
+#define TT_SFP_VD_ONLY  (TT_SFP_NO_VC)
+#define TT_SFP_VABCD    (TT_SFP_HAS_VB)
 
 typedef struct TTSfpOp {
     TTSfpExec *exec;
     uint8_t flags;
 } TTSfpOp;
 
+static void tt_sfp_loadmacro(TTTensix *t, int thread, const TTSfpInsn *i);
+
 #define TT_SFP_OP(op, fn, f)    [TT_OP_##op - TT_OP_SFPLOAD] = { fn, f }
 
 static const TTSfpOp tt_sfp_ops[TT_OP_SFPARECIP - TT_OP_SFPLOAD + 1] = {
-    TT_SFP_OP(SFPLOAD, tt_sfp_load, TT_SFP_VD_HI | TT_SFP_NO_DOOR),
-    TT_SFP_OP(SFPLOADI, tt_sfp_loadi, TT_SFP_VD_HI | TT_SFP_NO_DOOR),
-    TT_SFP_OP(SFPSTORE, tt_sfp_store, TT_SFP_VD_HI),
-    TT_SFP_OP(SFPLUT, tt_sfp_lut, TT_SFP_VD_HI),
-    TT_SFP_OP(SFPMULI, tt_sfp_muli, TT_SFP_VC_VD),
-    TT_SFP_OP(SFPADDI, tt_sfp_addi, TT_SFP_VC_VD),
+    TT_SFP_OP(SFPLOAD, tt_sfp_load,
+              TT_SFP_VD_HI | TT_SFP_NO_DOOR | TT_SFP_NO_VC),
+    TT_SFP_OP(SFPLOADI, tt_sfp_loadi,
+              TT_SFP_VD_HI | TT_SFP_NO_DOOR | TT_SFP_NO_VC),
+    TT_SFP_OP(SFPSTORE, tt_sfp_store, TT_SFP_VD_HI | TT_SFP_NO_VC),
+    TT_SFP_OP(SFPLUT, tt_sfp_lut, TT_SFP_VD_HI | TT_SFP_NO_VC),
+    TT_SFP_OP(SFPMULI, tt_sfp_muli, TT_SFP_VC_VD | TT_SFP_NO_VC),
+    TT_SFP_OP(SFPADDI, tt_sfp_addi, TT_SFP_VC_VD | TT_SFP_NO_VC),
     TT_SFP_OP(SFPDIVP2, tt_sfp_divp2, 0),
     TT_SFP_OP(SFPEXEXP, tt_sfp_exexp, 0),
     TT_SFP_OP(SFPEXMAN, tt_sfp_exman, 0),
@@ -1773,33 +1830,35 @@ static const TTSfpOp tt_sfp_ops[TT_OP_SFPARECIP - TT_OP_SFPLOAD + 1] = {
     TT_SFP_OP(SFPSETCC, tt_sfp_setcc, 0),
     TT_SFP_OP(SFPMOV, tt_sfp_mov, 0),
     TT_SFP_OP(SFPABS, tt_sfp_abs, 0),
-    TT_SFP_OP(SFPAND, tt_sfp_and, TT_SFP_VB_USE),
-    TT_SFP_OP(SFPOR, tt_sfp_or, TT_SFP_VB_USE),
+    TT_SFP_OP(SFPAND, tt_sfp_and, TT_SFP_VB_USE | TT_SFP_HAS_VB),
+    TT_SFP_OP(SFPOR, tt_sfp_or, TT_SFP_VB_USE | TT_SFP_HAS_VB),
     TT_SFP_OP(SFPNOT, tt_sfp_not, 0),
     TT_SFP_OP(SFPLZ, tt_sfp_lz, 0),
     TT_SFP_OP(SFPSETEXP, tt_sfp_setexp, TT_SFP_VB_VD),
     TT_SFP_OP(SFPSETMAN, tt_sfp_setman, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPMAD, tt_sfp_mad, 0),
-    TT_SFP_OP(SFPADD, tt_sfp_mad, 0),
-    TT_SFP_OP(SFPMUL, tt_sfp_mad, 0),
-    TT_SFP_OP(SFPPUSHC, tt_sfp_pushc, 0),
-    TT_SFP_OP(SFPPOPC, tt_sfp_popc, 0),
+    TT_SFP_OP(SFPMAD, tt_sfp_mad, TT_SFP_VABCD),
+    TT_SFP_OP(SFPADD, tt_sfp_mad, TT_SFP_VABCD),
+    TT_SFP_OP(SFPMUL, tt_sfp_mad, TT_SFP_VABCD),
+    TT_SFP_OP(SFPPUSHC, tt_sfp_pushc, TT_SFP_VD_ONLY),
+    TT_SFP_OP(SFPPOPC, tt_sfp_popc, TT_SFP_VD_ONLY),
     TT_SFP_OP(SFPSETSGN, tt_sfp_setsgn, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPENCC, tt_sfp_encc, 0),
-    TT_SFP_OP(SFPCOMPC, tt_sfp_compc, 0),
-    TT_SFP_OP(SFPTRANSP, tt_sfp_transp, 0),
+    TT_SFP_OP(SFPENCC, tt_sfp_encc, TT_SFP_VD_ONLY),
+    TT_SFP_OP(SFPCOMPC, tt_sfp_compc, TT_SFP_VD_ONLY),
+    TT_SFP_OP(SFPTRANSP, tt_sfp_transp, TT_SFP_VD_ONLY),
     TT_SFP_OP(SFPXOR, tt_sfp_xor, TT_SFP_VB_VD),
-    TT_SFP_OP(SFP_STOCH_RND, tt_sfp_stochrnd, 0),
-    TT_SFP_OP(SFPNOP, tt_sfp_nop, 0),
+    TT_SFP_OP(SFP_STOCH_RND, tt_sfp_stochrnd, TT_SFP_HAS_VB),
+    TT_SFP_OP(SFPNOP, tt_sfp_nop, TT_SFP_VD_ONLY),
     TT_SFP_OP(SFPCAST, tt_sfp_cast, 0),
-    TT_SFP_OP(SFPCONFIG, tt_sfp_config, TT_SFP_NO_DOOR),
-    TT_SFP_OP(SFPSWAP, tt_sfp_swap, 0),
-    TT_SFP_OP(SFPSHFT2, tt_sfp_shft2, 0),
-    TT_SFP_OP(SFPLUTFP32, tt_sfp_lutfp32, 0),
+    TT_SFP_OP(SFPCONFIG, tt_sfp_config, TT_SFP_NO_DOOR | TT_SFP_NO_VC),
+    TT_SFP_OP(SFPSWAP, tt_sfp_swap, TT_SFP_VB_VD),
+    TT_SFP_OP(SFPLOADMACRO, tt_sfp_loadmacro,
+              TT_SFP_VD_HI | TT_SFP_NO_DOOR | TT_SFP_NO_VC),
+    TT_SFP_OP(SFPSHFT2, tt_sfp_shft2, TT_SFP_HAS_VB),
+    TT_SFP_OP(SFPLUTFP32, tt_sfp_lutfp32, TT_SFP_NO_VC),
     TT_SFP_OP(SFPLE, tt_sfp_le, TT_SFP_VB_VD),
     TT_SFP_OP(SFPGT, tt_sfp_gt, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPMUL24, tt_sfp_mul24, 0),
-    TT_SFP_OP(SFPARECIP, tt_sfp_arecip, 0),
+    TT_SFP_OP(SFPMUL24, tt_sfp_mul24, TT_SFP_VABCD),
+    TT_SFP_OP(SFPARECIP, tt_sfp_arecip, TT_SFP_HAS_VB),
 };
 
 static const TTSfpOp *tt_sfp_op(uint32_t w)
@@ -1838,6 +1897,7 @@ bool tt_sfpu_decode(uint32_t w, TTSfpInsn *i)
     }
     i->lanes = TT_ALL;
     i->macro = false;
+    i->addr = 0;
     return true;
 }
 
@@ -1846,29 +1906,405 @@ void tt_sfpu_exec(TTTensix *t, int thread, const TTSfpInsn *i)
     tt_sfp_op(i->w)->exec(t, thread, i);
 }
 
+/* ----------------------------------------------------- SFPLOADMACRO -- */
+
 /*
- * Issue an SFP instruction.  With VD >= 12, columns whose LaneConfig
- * DISABLE_BACKDOOR_LOAD is clear store the word into their
+ * SFPLOADMACRO.md: the SFPLOAD, then up to one instruction for each of
+ * the simple, MAD, round and store sub-units, from Sequence[MacroIndex]
+ * (a byte per sub-unit: bits 2:0 what, 5:3 the delay, 6 VD = 16, 7 the
+ * loaded LReg as VB rather than VC) and InstructionTemplate[].
+ *
+ * The model counts time in Vector Unit cycles, one per SFP instruction
+ * issued, as if back to back.  A cycle runs the scheduled instructions
+ * due (store, round, MAD, then simple) before the instruction issued in
+ * it, all reading the state the cycle starts with: a scheduled
+ * instruction's LReg writes land at the end of its last cycle (two for
+ * the MAD sub-unit, SFPSWAP and SFPSHFT2's lane moves, one for the
+ * rest, VectorUnit.md's latencies), and the issued instruction uses the
+ * lane flags from before a scheduled simple one in its cycle changed
+ * them.  An issued instruction meeting a scheduled one on its sub-unit
+ * is discarded.  Instructions that count elapsed cycles also move on a
+ * cycle per other instruction of the issuing thread and all at once when
+ * that thread has nothing to run (the cycles pass on silicon too, and
+ * tt-llk's kernels give them no meaning beyond that); while any counts
+ * instructions, nothing moves but with SFP instructions (tt-llk's
+ * "UnitDelayKind prevents pipeline advancement when not seeing new
+ * instructions", ckernel_sfpu_exp.h).
+ */
+enum {
+    TT_SFP_U_SIMPLE, TT_SFP_U_MAD, TT_SFP_U_ROUND, TT_SFP_U_STORE,
+    TT_SFP_U_LOAD,
+};
+
+#define TT_SFP_NOP_WORD     ((uint32_t)TT_OP_SFPNOP << 24)
+#define TT_SFP_STORE_WORD   ((uint32_t)TT_OP_SFPSTORE << 24)
+
+/* The sub-unit an opcode runs on (SFPLOADMACRO.md's table) */
+static unsigned tt_sfp_unit(unsigned op)
+{
+    switch (op) {
+    case TT_OP_SFPLOAD:
+    case TT_OP_SFPLOADI:
+    case TT_OP_SFPLOADMACRO:
+    case TT_OP_SFPNOP:
+        return TT_SFP_U_LOAD;
+    case TT_OP_SFPSTORE:
+        return TT_SFP_U_STORE;
+    case TT_OP_SFPADD:
+    case TT_OP_SFPADDI:
+    case TT_OP_SFPLUT:
+    case TT_OP_SFPLUTFP32:
+    case TT_OP_SFPMAD:
+    case TT_OP_SFPMUL:
+    case TT_OP_SFPMULI:
+    case TT_OP_SFPMUL24:
+        return TT_SFP_U_MAD;
+    case TT_OP_SFPSHFT2:
+    case TT_OP_SFP_STOCH_RND:
+        return TT_SFP_U_ROUND;
+    default:
+        return TT_SFP_U_SIMPLE;
+    }
+}
+
+/* Whether sub-unit @u can run word @w (SFPNOP: all but the store one) */
+static bool tt_sfp_unit_runs(unsigned u, uint32_t w)
+{
+    if (!tt_sfp_op(w)) {
+        return false;
+    }
+    return tt_sfp_unit(w >> 24) == u ||
+           (w >> 24 == TT_OP_SFPNOP && u != TT_SFP_U_STORE);
+}
+
+/* Cycles until a scheduled instruction's LReg writes land */
+static unsigned tt_sfp_latency(const TTTensixSfpSched *op)
+{
+    unsigned mod = extract32(op->w, 0, 4);
+
+    if (op->unit == TT_SFP_U_MAD || op->w >> 24 == TT_OP_SFPSWAP ||
+        (op->w >> 24 == TT_OP_SFPSHFT2 && mod >= 2 && mod <= 4)) {
+        return 2;
+    }
+    return 1;
+}
+
+/* Some scheduled instruction counts instructions, not cycles */
+static bool tt_sfp_counts_insns(TTTensixSfpu *s)
+{
+    for (unsigned j = 0; j < s->nsched; j++) {
+        if (s->sched[j].by_insn) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void tt_sfp_run_sched(TTTensix *t, const TTTensixSfpSched *op)
+{
+    TTTensixSfpu *s = &t->sfpu;
+    TTSfpInsn i = {
+        .w = op->w, .va = op->va, .vb = op->vb, .vc = op->vc, .vd = op->vd,
+        .lanes = TT_ALL, .macro = true, .addr = op->addr,
+    };
+
+    trace_tt_tensix_sfpu_sched(t->tile_x, t->tile_y, op->thread, op->unit,
+                               tt_op_name(op->w), op->vd);
+    s->wb_lat = tt_sfp_latency(op);
+    tt_sfp_op(op->w)->exec(t, op->thread, &i);
+    s->wb_lat = 0;
+}
+
+/*
+ * The start of a cycle: the scheduled instructions due run, the others
+ * count down.  Returns the sub-units that had one.
+ */
+static unsigned tt_sfp_run_due(TTTensix *t)
+{
+    TTTensixSfpu *s = &t->sfpu;
+    TTTensixSfpSched due[TT_SFPU_SCHED];
+    unsigned n = 0, k = 0, busy = 0, sr = 0, sr16 = 0;
+
+    for (unsigned j = 0; j < s->nsched; j++) {
+        if (s->sched[j].count == 0) {
+            due[n++] = s->sched[j];
+        } else {
+            s->sched[j].count--;
+            s->sched[k++] = s->sched[j];
+        }
+    }
+    s->nsched = k;
+    for (int u = TT_SFP_U_STORE; u >= TT_SFP_U_SIMPLE; u--) {
+        for (unsigned j = 0; j < n; j++) {
+            if (due[j].unit != u) {
+                continue;
+            }
+            if ((u == TT_SFP_U_SIMPLE || u == TT_SFP_U_ROUND) &&
+                due[j].w >> 24 != TT_OP_SFPNOP) {
+                sr++;
+                sr16 += due[j].vd == TT_LREG_STAGE;
+            }
+            busy |= BIT(u);
+            tt_sfp_run_sched(t, &due[j]);
+        }
+    }
+    /* SFPLOADMACRO.md: simple and round together, exactly one to LReg16 */
+    if (sr > 1 && (sr != 2 || sr16 != 1)) {
+        tt_tensix_error(t, s->thread, due[0].w, "SFPLOADMACRO: simple and "
+                        "round instructions in one cycle need exactly one "
+                        "VD of 16 (undefined)");
+    }
+    return busy;
+}
+
+/* The end of a cycle: LReg writes whose time has come land */
+static void tt_sfp_wb_tick(TTTensixSfpu *s)
+{
+    unsigned k = 0;
+
+    for (unsigned j = 0; j < s->nwb; j++) {
+        TTTensixSfpWb *b = &s->wb[j];
+
+        if (--b->left == 0) {
+            tt_sfp_merge(s->lreg[b->reg], b->v, b->mask);
+        } else {
+            if (k != j) {
+                s->wb[k] = *b;
+            }
+            k++;
+        }
+    }
+    s->nwb = k;
+}
+
+void tt_sfpu_cycle(TTTensix *t, int thread)
+{
+    TTTensixSfpu *s = &t->sfpu;
+
+    if (thread == s->thread && !tt_sfp_counts_insns(s)) {
+        tt_sfp_run_due(t);
+        tt_sfp_wb_tick(s);
+    }
+}
+
+void tt_sfpu_settle(TTTensix *t)
+{
+    TTTensixSfpu *s = &t->sfpu;
+
+    while (tt_sfpu_busy(t) && !tt_sfp_counts_insns(s)) {
+        tt_sfp_run_due(t);
+        tt_sfp_wb_tick(s);
+    }
+}
+
+void tt_sfpu_idle(TTTensix *t, int thread)
+{
+    if (thread == t->sfpu.thread) {
+        tt_sfpu_settle(t);
+    }
+}
+
+/*
+ * The VB/VC/VD overrides of a simple, MAD or round template
+ * (SFPLOADMACRO.md): the loaded LReg @vd becomes VB (bit 7) or VC, the
+ * template's VD filling whichever field the instruction lacks; VD is
+ * @vd or, with bit 6, LReg16.
+ */
+static void tt_sfp_override(TTTensixSfpSched *op, unsigned bits,
+                            unsigned vd)
+{
+    unsigned f = tt_sfp_op(op->w)->flags;
+    unsigned tvd = extract32(op->w, f & TT_SFP_VD_HI ? 20 : 4, 4);
+
+    op->va = extract32(op->w, 16, 4);
+    op->vb = extract32(op->w, 12, 4);
+    op->vc = extract32(op->w, 8, 4);
+    if (bits & 0x80) {
+        op->vb = vd;
+        if (f & TT_SFP_NO_VC) {
+            op->vc = tvd;
+        }
+    } else {
+        op->vc = vd;
+        if (!(f & TT_SFP_HAS_VB)) {
+            op->vb = tvd;
+        }
+    }
+    op->vd = bits & 0x40 ? TT_LREG_STAGE : vd;
+}
+
+/*
+ * LoadMacroConfig is per lane but SFPCONFIG writes it by column; the
+ * model runs column 0's and says so if the others differ
+ */
+static void tt_sfp_lm_columns(TTTensix *t, int thread, uint32_t w,
+                              unsigned macro)
+{
+    TTTensixSfpu *s = &t->sfpu;
+
+    for (unsigned c = 1; c < TT_SFPU_COLS; c++) {
+        if (s->lm_sequence[c][macro] != s->lm_sequence[0][macro] ||
+            s->lm_misc[c] != s->lm_misc[0] ||
+            memcmp(s->lm_template[c], s->lm_template[0],
+                   sizeof(s->lm_template[0]))) {
+            qemu_log_mask(LOG_UNIMP, "x%dy%d tensix T%d: %s (0x%08x): "
+                          "LoadMacroConfig differs between lane columns; "
+                          "column 0's runs in all\n", t->tile_x, t->tile_y,
+                          thread, tt_op_name(w), w);
+            return;
+        }
+    }
+}
+
+static void tt_sfp_schedule(TTTensix *t, int thread, uint32_t w,
+                            const TTTensixSfpSched *op)
+{
+    TTTensixSfpu *s = &t->sfpu;
+
+    if (s->nsched == TT_SFPU_SCHED) {
+        tt_tensix_error(t, thread, w, "SFPLOADMACRO: more than %d "
+                        "instructions scheduled, one dropped",
+                        TT_SFPU_SCHED);
+        return;
+    }
+    s->sched[s->nsched++] = *op;
+}
+
+/*
+ * SFPLOADMACRO: SFPLOAD of LReg VDHi << 2 | VDLo at Imm9 << 1 | VDHi,
+ * then the sequence's instructions scheduled, each replacing one already
+ * due on its sub-unit at the same time (unless its delay is 7).  A byte
+ * scheduling nothing replaces nothing: the page's pseudocode forgets
+ * before it looks at the byte, but tt-llk's BF16 reciprocal (ckernel_
+ * sfpu_recip.h _calculate_reciprocal_fast_8b_3c_) issues a macro with an
+ * empty simple byte in the cycle before its SFPIADD, scheduled five
+ * instructions earlier, runs (the comment's table), so silicon keeps it.  A
+ * scheduled SFPSTORE uses this load's Dst address, Misc's StoreMod0 or
+ * (UsesLoadMod0ForStore) this Mod0, and no AddrMod.
+ */
+static void tt_sfp_loadmacro(TTTensix *t, int thread, const TTSfpInsn *i)
+{
+    TTTensixSfpu *s = &t->sfpu;
+    unsigned ind = tt_sfploadmacro_lreg_ind(i->w), macro = ind >> 2;
+    unsigned imm10 = tt_sfploadmacro_dest_reg_addr(i->w);
+    unsigned mod0 = tt_sfploadmacro_instr_mod0(i->w);
+    unsigned vd = (imm10 & 1) << 2 | (ind & 3);
+    TTSfpInsn ld = {
+        .w = (uint32_t)TT_OP_SFPLOAD << 24 | vd << 20 | mod0 << 16 |
+             tt_sfploadmacro_sfpu_addr_mode(i->w) << 13 | imm10,
+        .vd = vd, .lanes = TT_ALL,
+    };
+    uint32_t seq = s->lm_sequence[0][macro], misc = s->lm_misc[0];
+    unsigned addr;
+
+    tt_sfp_lm_columns(t, thread, i->w, macro);
+    addr = tt_sfp_load_at(t, thread, &ld);
+    for (unsigned u = TT_SFP_U_SIMPLE; u <= TT_SFP_U_STORE; u++) {
+        unsigned bits = seq >> (8 * u) & 0xff, sel = bits & 7;
+        TTTensixSfpSched op = {
+            .unit = u, .count = bits >> 3 & 7, .addr = addr,
+            .by_insn = misc >> (8 + u) & 1, .thread = thread,
+        };
+
+        if (sel == 0) {
+            continue;
+        }
+        if (op.count != 7) {
+            unsigned k = 0;
+
+            for (unsigned j = 0; j < s->nsched; j++) {
+                if (s->sched[j].unit != u || s->sched[j].count != op.count) {
+                    s->sched[k++] = s->sched[j];
+                }
+            }
+            s->nsched = k;
+        }
+        if (sel == 1) {
+            tt_tensix_error(t, thread, i->w, "sequence %u sub-unit %u "
+                            "selects 1 (undefined): nothing scheduled",
+                            macro, u);
+            continue;
+        }
+        op.w = sel == 2 ? TT_SFP_NOP_WORD : sel == 3 ? TT_SFP_STORE_WORD
+                        : s->lm_template[0][sel - 4];
+        if (!tt_sfp_unit_runs(u, op.w)) {
+            if (u == TT_SFP_U_STORE) {
+                tt_tensix_error(t, thread, i->w, "store sub-unit given "
+                                "0x%08x (undefined): nothing scheduled",
+                                op.w);
+                continue;
+            }
+            op.w = TT_SFP_NOP_WORD;
+        }
+        if (u == TT_SFP_U_STORE) {
+            op.vd = bits & 0x40 ? TT_LREG_STAGE
+                  : bits & 0x80 ? extract32(op.w, 20, 4) : vd;
+            op.w = deposit32(op.w, 16, 4,
+                             misc >> (4 + macro) & 1 ? mod0 : misc & 15);
+            op.w = deposit32(op.w, 0, 10, imm10);
+        } else {
+            tt_sfp_override(&op, bits, vd);
+        }
+        tt_sfp_schedule(t, thread, i->w, &op);
+    }
+}
+
+/*
+ * Execute an issued SFP instruction.  With VD >= 12, columns whose
+ * LaneConfig DISABLE_BACKDOOR_LOAD is clear store the word into their
  * InstructionTemplate[VD - 12] instead of executing it (SFPCONFIG.md
  * "LaneConfig"; ttsim's decoder does the same, for all lanes at once).
  */
-static bool tt_sfp_issue(TTTensix *t, int thread, uint32_t w)
+static void tt_sfp_exec_issued(TTTensix *t, int thread, TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
-    TTSfpInsn i;
 
-    tt_sfpu_decode(w, &i);
-    if (i.vd >= 12 && !(tt_sfp_op(w)->flags & TT_SFP_NO_DOOR)) {
+    if (i->vd >= 12 && !(tt_sfp_op(i->w)->flags & TT_SFP_NO_DOOR)) {
         uint32_t door = ~tt_sfp_lc_lanes(s, TT_LC_NO_BACKDOOR);
 
         for (unsigned c = 0; c < TT_SFPU_COLS; c++) {
             if (door >> c & 1) {
-                s->lm_template[c][i.vd - 12] = w;
+                s->lm_template[c][i->vd - 12] = i->w;
             }
         }
-        i.lanes = ~door;
+        i->lanes = ~door;
     }
-    tt_sfpu_exec(t, thread, &i);
+    tt_sfpu_exec(t, thread, i);
+}
+
+/* Issue an SFP instruction: one Vector Unit cycle */
+static bool tt_sfp_issue(TTTensix *t, int thread, uint32_t w)
+{
+    TTTensixSfpu *s = &t->sfpu;
+    uint32_t flags, new_flags;
+    bool use, new_use;
+    unsigned busy;
+    TTSfpInsn i;
+
+    tt_sfpu_decode(w, &i);
+    s->thread = thread;
+    if (likely(!tt_sfpu_busy(t))) {
+        tt_sfp_exec_issued(t, thread, &i);
+        return true;
+    }
+    flags = s->flags;
+    use = s->use_flags;
+    busy = tt_sfp_run_due(t);
+    new_flags = s->flags;
+    new_use = s->use_flags;
+    if (busy & BIT(tt_sfp_unit(w >> 24))) {
+        tt_tensix_error(t, thread, w, "meets an instruction SFPLOADMACRO "
+                        "scheduled on its sub-unit: discarded");
+    } else {
+        s->flags = flags;
+        s->use_flags = use;
+        tt_sfp_exec_issued(t, thread, &i);
+        if (new_flags != flags || new_use != use) {
+            s->flags = new_flags;
+            s->use_flags = new_use;
+        }
+    }
+    tt_sfp_wb_tick(s);
     return true;
 }
 
@@ -2079,6 +2515,11 @@ bool tensix_sfparecip(TTTensix *t, int thread, uint32_t w)
     return tt_sfp_issue(t, thread, w);
 }
 
+bool tensix_sfploadmacro(TTTensix *t, int thread, uint32_t w)
+{
+    return tt_sfp_issue(t, thread, w);
+}
+
 /* ---------------------------------------------------- reset, monitor -- */
 
 /*
@@ -2126,6 +2567,8 @@ void tt_sfpu_dump(TTTensix *t, GString *out)
     for (unsigned c = 0; c < TT_SFPU_COLS; c++) {
         g_string_append_printf(out, " 0x%x", s->lane_config[c]);
     }
+    g_string_append_printf(out, "\n  SFPU SFPLOADMACRO: %u scheduled, %u "
+                           "LReg writes in flight", s->nsched, s->nwb);
     g_string_append(out, "\n  SFPU LReg0-7 lane 0:");
     for (unsigned r = 0; r < 8; r++) {
         g_string_append_printf(out, " 0x%08x", s->lreg[r][0]);

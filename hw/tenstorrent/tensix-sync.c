@@ -94,7 +94,13 @@ static void tt_latch(TTTensix *t, int thread, uint32_t w, uint32_t cond)
 
 bool tensix_stallwait(TTTensix *t, int thread, uint32_t w)
 {
-    tt_latch(t, thread, w, tt_stallwait_wait_res(w) ?: 0xf);
+    uint32_t cond = tt_stallwait_wait_res(w) ?: 0xf;
+
+    if (cond & BIT(11)) {
+        /* C11, the Vector Unit busy: its scheduled instructions finish */
+        tt_sfpu_settle(t);
+    }
+    tt_latch(t, thread, w, cond);
     return true;
 }
 

@@ -1,7 +1,8 @@
 /*
- * Blackhole Tensix Vector Unit (SFPU): every SFP instruction but
- * SFPLOADMACRO, from thread 1 of tile (1, 2).  LRegs are read through
- * the "tt tensix X Y lreg R" qtest command, Dst through "dst ROW".
+ * Blackhole Tensix Vector Unit (SFPU): every SFP instruction, from thread
+ * 1 of tile (1, 2), and SFPLOADMACRO's scheduled sub-unit instructions
+ * (SFPLOADMACRO.md).  LRegs are read through the "tt tensix X Y lreg R"
+ * qtest command, Dst through "dst ROW".
  *
  * Expected values were worked out by hand from tenstorrent/
  * tt-isa-documentation BlackholeA0/TensixTile/TensixCoprocessor/<INSTR>.md
@@ -1743,6 +1744,156 @@ static void test_int32_all(void)
     tt_tensix_end(c);
 }
 
+
+/* ----------------------------------------------------- SFPLOADMACRO -- */
+
+/*
+ * SFPLOADMACRO of sequence @m into LReg @vd from Dst address @a (even):
+ * MacroIndex << 2 | VDLo, and VDHi in Imm10's bit 0
+ */
+#define LM(m, vd, mod0, am, a) \
+    TT_ENC_SFPLOADMACRO((m) << 2 | ((vd) & 3), mod0, am, (a) | (vd) >> 2)
+#define NOP                     TT_ENC_SFPNOP()
+
+/* Sequence[@n]: a byte per sub-unit (through LReg0 and SFPCONFIG) */
+static void lm_sequence(TTTensixCfg *c, int n, uint32_t simple, uint32_t mad,
+                        uint32_t round, uint32_t store)
+{
+    li(c, 0, store << 24 | round << 16 | mad << 8 | simple);
+    push(c, CONFIG(0, 4 + n, 0));
+}
+
+/* FP32 values into Dst rows 0-3, even columns (through LReg @r) */
+static void dst_put(TTTensixCfg *c, int r, const uint32_t *v)
+{
+    set_lanes(c, r, v);
+    push(c, STORE(r, FP32, 0, 0));
+}
+
+/* Dst rows 0-3 even columns as 32 lanes, as SFPLOAD FP32 reads them */
+static void check_dst_lanes(TTTensixCfg *c, int r, const uint32_t *exp)
+{
+    push(c, LOAD(r, FP32, 0, 0));
+    check_lreg(c, r, exp);
+}
+
+/*
+ * tt-llk's clamped Schraudolph exp, SFPLOADMACRO form, as
+ * tenstorrent/tt-llk ckernel_sfpu_exp.h _init_exponential_ programs it:
+ * templates SWAP (VC 0, VD 14), MAD (VA 12, VC 13), STOCHRND (FP32 to
+ * UINT16), SHFT (left 15); sequence 1 loads, swaps with LReg14 (-88.5)
+ * and stores back after 2; sequence 0 loads, MADs, rounds at 2, shifts
+ * into LReg16 at 3 and stores LReg16 at 4; delays count cycles.
+ * Expected: the DISABLE_SFPLOADMACRO body's results (SFPSWAP.md,
+ * fma_model_bh, SFPSTOCHRND_FloatInt.md, SFPSHFT.md), FP32 stores
+ * flushing denormals.
+ */
+static void test_lm_exp(void)
+{
+    static const uint32_t in[9] = {
+        0x00000000, 0x3f800000, 0xbf800000, 0x40000000, 0x41200000,
+        0xc1200000, 0xc2b00000, 0xc2c80000, 0x7f800000,
+    };
+    static const uint32_t out[9] = {
+        0x3f7a8000, 0x40330000, 0x3ec18000, 0x40eb8000, 0x46b10000,
+        0x38440000, 0x00000000, 0x005c8000, 0x7fff8000,
+    };
+    uint32_t flushed[9];
+    TTTensixCfg *c = tt_tensix_start();
+
+    TT_CFG_SET(c, ALU_ACC_CTRL_SFPU_Fp32_enabled, 1);
+    set_first(c, 1, in, 9, 0);
+    push(c, STORE(1, FP32, 0, 0));
+    li(c, 0, 0xc2b10000);
+    push(c, CONFIG(0, 14, 0));
+    li(c, 0, 0x43b8aa3b);
+    push(c, CONFIG(0, 12, 0));
+    li(c, 0, 0x46fde9a3);
+    push(c, CONFIG(0, 13, 0));
+    li(c, 0, 0x920000e1);               /* SFPSWAP(0, 0, 14, 1) */
+    push(c, CONFIG(0, 0, 0));
+    push(c, NOP);
+    push(c, MAD(12, 0, 13, 13, 0));
+    push(c, TT_ENC_SFP_STOCH_RND(0, 0, 0, 0, 14, 14));
+    push(c, SHFTI(15, 0, 15, 1));
+    lm_sequence(c, 1, 0x04, 0x00, 0x00, 0x13);
+    lm_sequence(c, 0, 0xdf, 0x85, 0x16, 0x63);
+    push(c, CONFIG(0, 8, 1));
+    push(c, LM(1, 0, SRCB, 0, 0));
+    push(c, NOP);
+    push(c, LM(0, 0, SRCB, 0, 0));
+    push(c, NOP);
+    /* -100 clamps to -88.5, whose pattern is a denormal: Dst gets 0 */
+    check_first(c, 16, out, 9, 0x3f7a8000);
+    memcpy(flushed, out, sizeof(flushed));
+    flushed[7] = 0;
+    push(c, LOAD(2, FP32, 0, 0));
+    check_first(c, 2, flushed, 9, 0x3f7a8000);
+    tt_tensix_end(c);
+}
+
+
+/*
+ * tt-llk's BF16 reciprocal (ckernel_sfpu_recip.h _init_reciprocal_fast_
+ * 8b_3c_, _calculate_reciprocal_fast_8b_3c_), three macros a row group
+ * counting instructions: SFPARECIP and an INDIRECT_VD copy into LReg[L7]
+ * (LReg1) right after the load, a store of LReg0's 0x8000 and a LO16_ONLY
+ * load setting y's bit 15, the error x y - 1 into LReg16 and stored as
+ * BF16, read back by a LO16 load two row groups later into LReg1 (which
+ * the two-cycle MAD writing x there relies on), added to y as an integer
+ * into LReg16 and stored.  Expected: the DISABLE_SFPLOADMACRO body's
+ * BF16 results (SFPARECIP.md, fma_model_bh, truncating BF16 store).
+ */
+static void test_lm_recip8(void)
+{
+    static const uint32_t in[8] = {
+        0x3f800000, 0x40400000, 0xc0400000, 0x00000000, 0x80000000,
+        0x7f800000, 0x7fc00000, 0x3dcd0000,
+    };
+    static const uint32_t out[8] = {
+        0x3f800000, 0x3eab0000, 0xbeab0000, 0x7f800000, 0xff800000,
+        0x00000000, 0x00000000, 0x41200000,
+    };
+    const int x = 1, t = 1;
+    TTTensixCfg *c = tt_tensix_start();
+
+    TT_THCFG_SET_N(c, T, ADDR_MOD_DST_SECn_DestIncr, 6, 2);
+    set_first(c, 2, in, 8, 0x3f800000);
+    for (int a = 0; a < 16; a += 2) {
+        push(c, STORE(2, BF16, 0, a));
+    }
+    push(c, TT_ENC_SFPARECIP(0, 0, 12, 0));
+    push(c, MAD(9, 9, 0, 13, 8));
+    push(c, MAD(x, 0, 11, 14, 0));
+    push(c, IADDI(0, t, 15, 4));
+    lm_sequence(c, 0, 0x04, 0x05, 0x00, 0x83);
+    lm_sequence(c, 1, 0xef, 0xc6, 0x00, 0x53);
+    lm_sequence(c, 2, 0x00, 0x00, 0x00, 0x4b);
+    push(c, CONFIG(0x700, 8, 1));
+
+    push(c, LOADI(0, 0, 0x8000));
+    push(c, LOADI(7, 2, x));
+    for (int d = 0; d < 8; d++) {
+        int y = 3 + d % 3;
+
+        push(c, LM(0, y, SRCB, 7, 0));
+        push(c, d < 2 ? NOP : LM(2, t, LO16, 7, -4 & 0x3ff));
+        push(c, LM(1, y, LO16_ONLY, 6, 0));
+    }
+    for (int d = 0; d < 2; d++) {
+        push(c, NOP);
+        push(c, LM(2, t, LO16, 6, -4 & 0x3ff));
+        push(c, NOP);
+    }
+    push(c, NOP);
+    /* ten ADDR_MOD_6 loads moved the Dst counter on by 20 */
+    for (int a = 0; a < 16; a += 2) {
+        push(c, LOAD(2, BF16, 7, (a - 20) & 0x3ff));
+        check_first(c, 2, out, 8, 0x3f800000);
+    }
+    tt_tensix_end(c);
+}
+
 /* Log of the last bad-input run */
 static char *log_path;
 
@@ -1756,8 +1907,7 @@ static void test_bad_input(void)
         "SFPLOADI", "undefined Mod0 3", "flag stack empty",
         "flag stack full", "SFPSHFT", "reserved Mod1 4", "SFPCAST",
         "reserved Mod1 5", "SFPSWAP", "non-contractual", "SFPSHFT2",
-        "undefined Mod1 7", "SFP_STOCH_RND", "undefined Mod1 9",
-        "SFPCONFIG", "VD 9", "SFPMUL24", "not zero",
+        "undefined Mod1 7", "SFPCONFIG", "VD 9", "SFPMUL24", "not zero",
     };
     g_autofree char *args = NULL, *text = NULL;
     TTTensixCfg *c = g_new0(TTTensixCfg, 1);
@@ -1786,7 +1936,6 @@ static void test_bad_input(void)
     push(c, TT_ENC_SFPCAST(0, 0, 5));
     push(c, TT_ENC_SFPSWAP(0, 1, 0, 10));
     push(c, TT_ENC_SFPSHFT2(0, 1, 0, 7));
-    push(c, TT_ENC_SFP_STOCH_RND(0, 0, 0, 0, 0, 9));
     push(c, CONFIG(0, 9, 1));
     li(c, 1, 2);
     push(c, TT_ENC_SFPMUL24(0, 0, 1, 0, 0));
@@ -1847,6 +1996,8 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/tensix-sfpu/backdoor", test_backdoor);
     qtest_add_func("/blackhole/tensix-sfpu/lane-config", test_lane_config);
     qtest_add_func("/blackhole/tensix-sfpu/int32-all", test_int32_all);
+    qtest_add_func("/blackhole/tensix-sfpu/lm-exp", test_lm_exp);
+    qtest_add_func("/blackhole/tensix-sfpu/lm-recip8", test_lm_recip8);
     qtest_add_func("/blackhole/tensix-sfpu/bad-input", test_bad_input);
     return g_test_run();
 }

@@ -141,6 +141,29 @@ typedef struct TTTensixMop {
 #define TT_SFPU_LREGS           17      /* 16: SFPLOADMACRO's staging LReg */
 #define TT_SFPU_STACK           8       /* SFPPUSHC.md: eight entries */
 #define TT_SFPU_COLS            8
+#define TT_SFPU_SCHED           40      /* 4 sub-units x 8 delays, spare */
+#define TT_SFPU_WB              64      /* LReg writes in flight */
+
+/*
+ * An instruction SFPLOADMACRO scheduled on the simple (0), MAD (1),
+ * round (2) or store (3) sub-unit: the template word with its register
+ * indices overridden, due when @count reaches 0 (SFPLOADMACRO.md)
+ */
+typedef struct TTTensixSfpSched {
+    uint32_t w;
+    uint16_t addr;              /* SFPSTORE: the SFPLOADMACRO's Dst address */
+    uint8_t va, vb, vc, vd;
+    uint8_t unit, count;
+    bool by_insn;               /* counts instructions, not cycles */
+    uint8_t thread;
+} TTTensixSfpSched;
+
+/* A scheduled instruction's LReg write, landing after @left cycles */
+typedef struct TTTensixSfpWb {
+    uint32_t v[TT_SFPU_LANES];
+    uint32_t mask;
+    uint8_t reg, left;
+} TTTensixSfpWb;
 
 typedef struct TTTensixSfpu {
     uint32_t lreg[TT_SFPU_LREGS][TT_SFPU_LANES];
@@ -154,6 +177,12 @@ typedef struct TTTensixSfpu {
     uint32_t lm_sequence[TT_SFPU_COLS][4];
     uint16_t lm_misc[TT_SFPU_COLS];             /* 12 bits */
     uint32_t prng[TT_SFPU_LANES];       /* VectorUnit.md "PRNG" */
+    /* SFPLOADMACRO's pipeline: scheduled instructions, pending writes */
+    TTTensixSfpSched sched[TT_SFPU_SCHED];
+    uint8_t nsched, nwb;
+    TTTensixSfpWb wb[TT_SFPU_WB];
+    uint8_t wb_lat;             /* running a scheduled one: its latency */
+    uint8_t thread;             /* the latest SFP instruction's thread */
 } TTTensixSfpu;
 
 /* Why a core is halted by the coprocessor, released when it clears */

@@ -1763,20 +1763,6 @@ static void lm_sequence(TTTensixCfg *c, int n, uint32_t simple, uint32_t mad,
     push(c, CONFIG(0, 4 + n, 0));
 }
 
-/* FP32 values into Dst rows 0-3, even columns (through LReg @r) */
-static void dst_put(TTTensixCfg *c, int r, const uint32_t *v)
-{
-    set_lanes(c, r, v);
-    push(c, STORE(r, FP32, 0, 0));
-}
-
-/* Dst rows 0-3 even columns as 32 lanes, as SFPLOAD FP32 reads them */
-static void check_dst_lanes(TTTensixCfg *c, int r, const uint32_t *exp)
-{
-    push(c, LOAD(r, FP32, 0, 0));
-    check_lreg(c, r, exp);
-}
-
 /*
  * tt-llk's clamped Schraudolph exp, SFPLOADMACRO form, as
  * tenstorrent/tt-llk ckernel_sfpu_exp.h _init_exponential_ programs it:
@@ -1894,6 +1880,258 @@ static void test_lm_recip8(void)
     tt_tensix_end(c);
 }
 
+
+/* Dst32b[@row][@col] raw (DstEncodeFP32 form), without touching the SFPU */
+static uint32_t dst32_at(TTTensixCfg *c, int row, int col)
+{
+    int adj = ((row & 0x1f8) << 1) | (row & 0x207);
+    uint16_t hi[16], lo[16];
+
+    tt_tensix_dst(c->qts, c->x, c->y, adj, hi);
+    tt_tensix_dst(c->qts, c->x, c->y, adj + 8, lo);
+    return (uint32_t)hi[col] << 16 | lo[col];
+}
+
+/*
+ * One macro through every sub-unit, counting instructions: MAD (x = 2 x
+ * + 0.5, loaded LReg as VB) at once, SFPSTOCHRND to BF16 after 2, SFPABS
+ * into LReg16 after 3, the store of LReg16 after 4 with the load's Mod0
+ * (UsesLoadMod0ForStore; StoreMod0 says BF16) at the load's address,
+ * though the load's AddrMod and an INCRWC moved the Dst counter.  Each
+ * step is checked as it lands: the MAD's result two SFP instructions
+ * later, the others one, nothing while the thread idles.
+ */
+static void test_lm_schedule(void)
+{
+    static const uint32_t x[3] = { 0x3f808000, 0xc0400000, 0x7f800000 };
+    /* 2x + 0.5: 2.5078125, -5.5, +Inf; others 0.5 */
+    static const uint32_t mad[3] = { 0x40208000, 0xc0b00000, 0x7f800000 };
+    /* BF16, nearest with ties away (SFPSTOCHRND_FloatFloat.md) */
+    static const uint32_t rnd[3] = { 0x40210000, 0xc0b00000, 0x7f800000 };
+    static const uint32_t abs[3] = { 0x40210000, 0x40b00000, 0x7f800000 };
+    TTTensixCfg *c = tt_tensix_start();
+    unsigned rwc[4];
+
+    push(c, ZEROACC_ALL);
+    set_first(c, 1, x, 3, 0);
+    push(c, STORE(1, FP32, 0, 0));
+    li(c, 5, 0x40000000);
+    li(c, 6, 0x3f000000);
+    push(c, MAD(5, 0, 6, 12, 0));                   /* template 0 */
+    push(c, TT_ENC_SFP_STOCH_RND(0, 0, 0, 0, 13, 1));   /* 1: to BF16 */
+    push(c, TT_ENC_SFPABS(0, 0, 14, 1));            /* 2: FP32 abs */
+    lm_sequence(c, 0, 0x40 | 3 << 3 | 6, 0x80 | 4, 2 << 3 | 5,
+                0x40 | 4 << 3 | 3);
+    push(c, CONFIG(0xf00 | 1 << 4 | BF16, 8, 1));
+    TT_THCFG_SET_N(c, T, ADDR_MOD_DST_SECn_DestIncr, 2, 4);
+
+    push(c, LM(0, 2, FP32, 2, 0));
+    check_first(c, 2, x, 3, 0);
+    push(c, TT_ENC_INCRWC(0, 4, 0, 0));
+    check_first(c, 2, x, 3, 0);                     /* idle: no change */
+    push(c, NOP);                                   /* MAD runs */
+    check_first(c, 2, x, 3, 0);
+    push(c, NOP);                                   /* its result lands */
+    check_first(c, 2, mad, 3, 0x3f000000);
+    push(c, NOP);                                   /* round */
+    check_first(c, 2, rnd, 3, 0x3f000000);
+    check_all(c, 16, 0);
+    push(c, NOP);                                   /* abs */
+    check_first(c, 16, abs, 3, 0x3f000000);
+    g_assert_cmphex(dst32_at(c, 0, 0), ==, 0x007f8000);     /* x, stored */
+    push(c, NOP);                                   /* store */
+    g_assert_cmphex(dst32_at(c, 0, 0), ==, 0x21800000);     /* FP32 */
+    tt_tensix_rwc(c->qts, c->x, c->y, T, rwc);
+    g_assert_cmpuint(rwc[2], ==, 8);                /* AddrMod 4 + 4 only */
+    push(c, LOAD(3, FP32, 0, -8 & 0x3ff));
+    check_first(c, 3, abs, 3, 0x3f000000);
+    g_assert_cmpint(dst_valid(c, 4), ==, 0);
+    tt_tensix_end(c);
+}
+
+/*
+ * tt-llk's where(a, b, c) macros (ckernel_sfpu_where.h, macro 0 and 2):
+ * SFPSETCC (EQ0) scheduled with the load of b sets the flags from a; that
+ * load, in the same cycle, is not predicated by them, the plain SFPLOAD
+ * of c in the next cycle is, while the SFPENCC scheduled with it enables
+ * every lane again only for the cycle after, whose store writes the
+ * result: a == 0 ? c : b.
+ */
+static void test_lm_where(void)
+{
+    uint32_t a[N], b[N], cv[N], exp[N];
+    TTTensixCfg *c = tt_tensix_start();
+
+    for (int l = 0; l < N; l++) {
+        a[l] = l % 3 ? l + 1 : 0;
+        b[l] = 100 + l;
+        cv[l] = 200 + l;
+        exp[l] = a[l] ? b[l] : cv[l];
+    }
+    set_lanes(c, 1, a);
+    push(c, STORE(1, INT32, 0, 0));
+    set_lanes(c, 1, b);
+    push(c, STORE(1, INT32, 0, 4));
+    set_lanes(c, 1, cv);
+    push(c, STORE(1, INT32, 0, 8));
+    push(c, SETCC(0, 6) | 12 << 4);                 /* template 0 */
+    push(c, TT_ENC_SFPENCC(0, 0, 13, 0));           /* template 1 */
+    lm_sequence(c, 0, 0x04, 0, 0, 2 << 3 | 3);
+    lm_sequence(c, 2, 0x05, 0, 0, 0);
+    push(c, CONFIG(0x770, 8, 1));
+
+    push(c, LM(0, 0, INT32, 0, 0));
+    push(c, LM(2, 0, INT32, 0, 4));
+    check_lreg(c, 1, cv);                           /* untouched */
+    check_lreg(c, 0, b);
+    push(c, LOAD(0, INT32, 0, 8));
+    check_cc(c, 0xffffffff, 1, 0);
+    check_lreg(c, 0, exp);
+    push(c, NOP);                                   /* the store */
+    push(c, LOAD(1, INT32, 0, 0));
+    check_lreg(c, 1, exp);
+    tt_tensix_end(c);
+}
+
+/*
+ * A macro's instruction replaces one already scheduled on its sub-unit
+ * for the same cycle; a macro scheduling nothing there replaces nothing.
+ */
+static void test_lm_forget(void)
+{
+    TTTensixCfg *c = tt_tensix_start();
+
+    li(c, 1, 0xc0000000);                           /* -2 */
+    push(c, STORE(1, FP32, 0, 0));
+    li(c, 1, 0xc0400000);                           /* -3 */
+    push(c, STORE(1, FP32, 0, 4));
+    push(c, TT_ENC_SFPABS(0, 0, 14, 1));            /* template 2 */
+    push(c, TT_ENC_SFPNOT(0, 0, 15, 0));            /* template 3 */
+    lm_sequence(c, 1, 0x40 | 2 << 3 | 7, 0, 0, 0);  /* NOT after 2 */
+    lm_sequence(c, 2, 0x40 | 1 << 3 | 6, 0, 0, 0);  /* ABS after 1 */
+    lm_sequence(c, 3, 0, 0, 0, 0);                  /* the load only */
+    push(c, CONFIG(0x100, 8, 1));
+
+    push(c, LM(1, 1, FP32, 0, 0));
+    push(c, LM(2, 2, FP32, 0, 4));                  /* same cycle */
+    push(c, NOP);
+    push(c, NOP);
+    check_all(c, 16, 0x40400000);                   /* |-3|, no NOT */
+    push(c, NOP);
+    check_all(c, 16, 0x40400000);
+
+    push(c, LM(1, 1, FP32, 0, 0));
+    push(c, LM(3, 2, FP32, 0, 4));
+    push(c, NOP);
+    push(c, NOP);
+    check_all(c, 16, 0x3fffffff);                   /* ~(-2) */
+    tt_tensix_end(c);
+}
+
+/*
+ * Delays counting cycles: back to back from the replay buffer, a Tensix
+ * NOP takes a cycle, so SFPABS (delay 1) runs with the first SFPSTORE,
+ * which still stores the loaded value, and the second stores |x|; pushed
+ * alone, the macro has finished by the time the thread idles.
+ */
+static void test_lm_cycles(void)
+{
+    TTTensixCfg *c = tt_tensix_start();
+
+    li(c, 1, 0xc0000000);
+    push(c, STORE(1, FP32, 0, 0));
+    push(c, TT_ENC_SFPABS(0, 0, 14, 1));            /* template 2 */
+    lm_sequence(c, 0, 1 << 3 | 6, 0, 0, 0);
+    lm_sequence(c, 1, 0x40 | 6, 0, 0, 0x40 | 1 << 3 | 3);
+    push(c, CONFIG(3, 8, 1));                       /* FP32 stores, cycles */
+
+    push(c, TT_ENC_REPLAY(0, 4, 0, 1));
+    push(c, LM(0, 2, FP32, 0, 0));
+    push(c, TT_ENC_NOP());
+    push(c, STORE(2, FP32, 0, 8));
+    push(c, STORE(2, FP32, 0, 12));
+    push(c, TT_ENC_REPLAY(0, 4, 0, 0));
+    push(c, LOAD(3, FP32, 0, 8));
+    check_all(c, 3, 0xc0000000);
+    push(c, LOAD(3, FP32, 0, 12));
+    check_all(c, 3, 0x40000000);
+
+    li(c, 1, 0xc0400000);
+    push(c, STORE(1, FP32, 0, 16));
+    push(c, LM(1, 4, FP32, 0, 16));
+    check_all(c, 16, 0x40400000);
+    g_assert_cmphex(dst32_at(c, 16, 0), ==, 0x40800000);    /* 3.0 */
+    tt_tensix_end(c);
+}
+
+/* Log of the last bad SFPLOADMACRO run */
+static char *lm_log_path;
+
+/*
+ * Undefined macro configurations are logged (-d guest_errors,unimp) with
+ * defined results: a select of 1 and a store sub-unit given something
+ * else schedule nothing, simple and round both writing one LReg run
+ * both (the simple sub-unit's result landing last), an issued
+ * instruction meeting a scheduled one on its sub-unit is dropped, and
+ * LoadMacroConfig that differs between columns runs column 0's.
+ */
+static void test_lm_bad(void)
+{
+    static const char *const expect[] = {
+        "selects 1 (undefined)", "store sub-unit given",
+        "exactly one VD of 16", "discarded", "differs between lane columns",
+    };
+    g_autofree char *args = NULL, *text = NULL;
+    TTTensixCfg *c = g_new0(TTTensixCfg, 1);
+    int fd = g_file_open_tmp("tt-sfpu-lm-XXXXXX.log", &lm_log_path, NULL);
+
+    g_assert(fd >= 0);
+    close(fd);
+    args = g_strdup_printf(TT_ONE_COL " -d guest_errors,unimp -D %s",
+                           lm_log_path);
+    c->qts = qtest_init(args);
+    c->x = TT_TX;
+    c->y = TT_TY;
+
+    li(c, 1, 0xc0000000);
+    push(c, STORE(1, FP32, 0, 0));
+    push(c, MAD(9, 9, 9, 12, 0));                   /* template 0 */
+    push(c, TT_ENC_SFPABS(0, 0, 13, 1));            /* template 1 */
+    push(c, TT_ENC_SFP_STOCH_RND(0, 0, 0, 0, 14, 1)); /* template 2 */
+    lm_sequence(c, 0, 0x01, 0, 0, 0x04);
+    lm_sequence(c, 1, 0x05, 0, 0x06, 0);
+    push(c, CONFIG(0x100, 8, 1));
+
+    push(c, LM(0, 2, FP32, 0, 0));                  /* nothing scheduled */
+    push(c, NOP);
+    check_all(c, 2, 0xc0000000);
+    li(c, 5, 0x12345678);
+    push(c, LM(1, 3, FP32, 0, 0));
+    push(c, TT_ENC_SFPABS(0, 3, 5, 1));             /* meets the ABS */
+    check_all(c, 5, 0x12345678);
+    check_all(c, 3, 0x40000000);        /* round then simple: ABS's last */
+    li(c, 0, 1 << 3 | 5);                           /* ABS after 1 */
+    push(c, CONFIG(0x0001, 4, 8));                  /* column 0 only */
+    push(c, LM(0, 2, FP32, 0, 0));
+    push(c, NOP);
+    check_all(c, 2, 0xc0000000);
+    push(c, NOP);
+    check_all(c, 2, 0x40000000);
+    qtest_quit(c->qts);
+    g_free(c);
+
+    g_assert(g_file_get_contents(lm_log_path, &text, NULL, NULL));
+    for (int i = 0; i < ARRAY_SIZE(expect); i++) {
+        if (!strstr(text, expect[i])) {
+            g_test_message("log lacks \"%s\"", expect[i]);
+            g_test_message("%s", text);
+        }
+        g_assert_nonnull(strstr(text, expect[i]));
+    }
+    unlink(lm_log_path);
+    g_free(lm_log_path);
+}
+
 /* Log of the last bad-input run */
 static char *log_path;
 
@@ -1998,6 +2236,11 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/tensix-sfpu/int32-all", test_int32_all);
     qtest_add_func("/blackhole/tensix-sfpu/lm-exp", test_lm_exp);
     qtest_add_func("/blackhole/tensix-sfpu/lm-recip8", test_lm_recip8);
+    qtest_add_func("/blackhole/tensix-sfpu/lm-schedule", test_lm_schedule);
+    qtest_add_func("/blackhole/tensix-sfpu/lm-where", test_lm_where);
+    qtest_add_func("/blackhole/tensix-sfpu/lm-forget", test_lm_forget);
+    qtest_add_func("/blackhole/tensix-sfpu/lm-cycles", test_lm_cycles);
+    qtest_add_func("/blackhole/tensix-sfpu/lm-bad", test_lm_bad);
     qtest_add_func("/blackhole/tensix-sfpu/bad-input", test_bad_input);
     return g_test_run();
 }

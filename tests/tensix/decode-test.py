@@ -18,10 +18,8 @@ from ttqtest import TTQemu  # noqa: E402
 
 
 # units whose every instruction must execute (the rest say so in "tt isa"),
-# with the instructions still allowed to lack a handler: SFPLOADMACRO's
-# scheduler comes after the rest of the Vector Unit
-COMPLETE_UNITS = {"sync": [], "adc": [], "unpack": [],
-                  "sfpu": ["SFPLOADMACRO"]}
+# with the instructions still allowed to lack a handler
+COMPLETE_UNITS = {"sync": [], "adc": [], "unpack": [], "sfpu": []}
 
 
 def main():

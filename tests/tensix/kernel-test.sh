@@ -18,10 +18,10 @@
 #   tests/tensix/kernel-test.sh build build/libttsim/libttsim.so \
 #       --compare-lib /opt/ttsim/libttsim.so
 #
-# The vector-unit (SFPU) cases run by default (tt-kernel-run --sfpu);
-# TT_SFPU_CASES=0 leaves them out, TT_SFPU_CASES=all adds their
-# SFPLOADMACRO forms (--sfpu-macro).  Cases ttsim stops on are skipped on
-# ttsim.
+# The vector-unit (SFPU) cases and their SFPLOADMACRO forms run by
+# default (tt-kernel-run --sfpu --sfpu-macro); TT_SFPU_CASES=1 leaves the
+# SFPLOADMACRO forms out, TT_SFPU_CASES=0 all of them.  Cases ttsim stops
+# on are skipped on ttsim.
 set -u
 B=$(cd "${1:-build}" 2>/dev/null && pwd) || {
     echo "1..0 # SKIP no build directory ${1:-build}"
@@ -46,10 +46,10 @@ if [ -z "${TT_EMU_QEMU:-}" ] && [ -x "$B/qemu/qemu-system-riscv32" ]; then
 fi
 
 sfpu=()
-case "${TT_SFPU_CASES:-1}" in
+case "${TT_SFPU_CASES:-all}" in
 0) ;;
-all) sfpu=(--sfpu --sfpu-macro) ;;
-*) sfpu=(--sfpu) ;;
+1) sfpu=(--sfpu) ;;
+*) sfpu=(--sfpu --sfpu-macro) ;;
 esac
 
 # ttsim prints a "[clocks] seconds (rate)" line on exit: keep it as a

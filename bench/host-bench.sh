@@ -35,24 +35,51 @@ if [ -n "${TTSIM_LIB:-}" ]; then
 fi
 
 # Metric lines are "name value unit"; anything else (ttsim's exit banner)
-# is skipped.  Times are better lower, rates higher.
+# is skipped.  Times are better lower, rates higher.  The goal column
+# checks the targets of the shared-memory host path
+# (docs/devel/tenstorrent-host-map.rst): absolute for start-up and 4-byte
+# latency, a ratio to ttsim (same run) for the rest.
 awk '
+BEGIN {
+    # metric: "abs LIMIT" (ours at most LIMIT) or "ratio MIN" (ratio >= MIN)
+    goal["init"] = "abs 0.3"
+    goal["bar0_rd32_latency"] = "abs 200"
+    goal["bar0_wr32_latency"] = "abs 200"
+    goal["bar0_write"] = "ratio 1"
+    goal["bar0_read"] = "ratio 1"
+    goal["upload_unicast"] = "ratio 0.1"
+    goal["w1_1core"] = "ratio 300"
+    goal["w1_140cores"] = "ratio 20"
+}
 NF != 3 || $2 !~ /^[0-9.e+-]+$/ { next }
 FILENAME ~ /ours$/ { n++; name[n] = $1; unit[n] = $3; ours[$1] = $2; next }
 { ttsim[$1] = $2 }
 END {
-    printf "\n%-20s %-6s %14s %14s %10s\n", "host metric", "unit", "ours",
-           "ttsim", "ratio"
+    printf "\n%-20s %-6s %14s %14s %10s  %s\n", "host metric", "unit",
+           "ours", "ttsim", "ratio", "goal"
     for (i = 1; i <= n; i++) {
-        k = name[i]; t = "-"; r = ""
+        k = name[i]; t = "-"; r = ""; ratio = -1; g = ""
         if (k in ttsim && ttsim[k] > 0 && ours[k] > 0) {
             t = sprintf("%.4g", ttsim[k])
             if (unit[i] ~ /^(s|ms|us|ns)$/)
-                r = sprintf("%.3gx", ttsim[k] / ours[k])
+                ratio = ttsim[k] / ours[k]
             else
-                r = sprintf("%.3gx", ours[k] / ttsim[k])
+                ratio = ours[k] / ttsim[k]
+            r = sprintf("%.3gx", ratio)
         }
-        printf "%-20s %-6s %14.4g %14s %10s\n", k, unit[i], ours[k], t, r
+        if (k in goal) {
+            split(goal[k], f, " ")
+            if (f[1] == "abs")
+                g = sprintf("<= %s %s: %s", f[2], unit[i],
+                            ours[k] <= f[2] ? "met" : "MISSED")
+            else if (ratio < 0)
+                g = sprintf(">= %sx: no ttsim", f[2])
+            else
+                g = sprintf(">= %sx: %s", f[2],
+                            ratio >= f[2] ? "met" : "MISSED")
+        }
+        printf "%-20s %-6s %14.4g %14s %10s  %s\n", k, unit[i], ours[k], t,
+               r, g
     }
 }' "$tmp/ours" "$tmp/ttsim"
 [ -n "${TTSIM_LIB:-}" ] || echo "(ttsim column empty: set TTSIM_LIB to a" \

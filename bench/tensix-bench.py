@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tensix matrix-datapath throughput: tile matmuls and eltwise tiles.
+"""Tensix throughput: tile matmuls, eltwise tiles and an SFPU exp.
 
   bench/tensix-bench.py --build BUILD [--ttsim /path/to/libttsim.so]
 
@@ -19,6 +19,12 @@ is ttsim's time over ours.  ttsim aborts ("inst fifo full") when a TRISC
 pushes into a full instruction FIFO, which these kernels do beyond
 2 x 2 x 2 matmul tiles or 32 eltwise tiles, so those rows use sizes it
 can run.  A 32x32x32 matmul tile is 65536 flops, an eltwise tile 1024.
+
+The vector-unit (SFPU) rows run tt-llk's fast exp (ckernel_sfpu_exp.h,
+Schraudolph with the -88.5 clamp) over 32x32 tiles after a datacopy:
+exp-dst16, the DISABLE_SFPLOADMACRO body, on both libraries, and
+exp-macro-dst16, tt-llk's default SFPLOADMACRO body, on ours only (ttsim
+leaves SFPLOADMACRO out); their tile/s is exp tiles per host second.
 """
 import argparse
 import os
@@ -31,6 +37,7 @@ THROUGHPUT = [
     ("matmul-lofi-dst16", "8,16,8", "2,8,4"),
     ("add-dst16", "8,1,16", "4,1,8"),
     ("mul-hifi4-dst16", "8,1,16", "4,1,8"),
+    ("exp-macro-dst16", "4,1,8", "4,1,8"),
 ]
 # the same kernels at sizes ttsim runs, on both
 SAME = [
@@ -38,6 +45,7 @@ SAME = [
     ("matmul-lofi-dst16", "2,2,2"),
     ("add-dst16", "4,1,8"),
     ("mul-hifi4-dst16", "4,1,8"),
+    ("exp-dst16", "4,1,8"),
 ]
 
 

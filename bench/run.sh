@@ -9,8 +9,10 @@
 # start-up, firmware upload, BAR0 bandwidth and latency, W1), tensix-bench.py
 # the Tensix matrix datapath (tile matmuls and eltwise tiles on one tile and
 # on 140, the same kernels on ttsim), gdb-bench.py
-# times gdb-multiarch on a full P150 (attach, info threads, slowdown), and last
-# comes the NOC benchmark of one tile (tests/firmware/bench-noc.c).
+# times gdb-multiarch on a full P150 (attach, info threads, slowdown),
+# dispatch-bench.sh kernel launches through tools/tt-run (slow and fast
+# dispatch, 1 and 140 tiles, commands per second), and last comes the NOC
+# benchmark of one tile (tests/firmware/bench-noc.c).
 set -eu
 B=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,6 +21,7 @@ python3 "$here/ttbench.py" --build "$B" ${TTSIM_LIB:+--ttsim "$TTSIM_LIB"} \
 sh "$here/host-bench.sh" "$B"
 python3 "$here/tensix-bench.py" --build "$B" ${TTSIM_LIB:+--ttsim "$TTSIM_LIB"}
 python3 "$here/gdb-bench.py" --build "$B"
+sh "$here/dispatch-bench.sh" "$B"
 
 out=$("$B/qemu/qemu-system-riscv32" -M "blackhole,firmware=$B/firmware/bench-noc.elf" \
       -semihosting-config enable=on,target=native -display none \

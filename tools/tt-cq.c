@@ -6,7 +6,8 @@
  * launched as command sequences (blackhole-py d570394 dispatch.py's
  * lowering: the kernel configuration by WRITE_PACKED_LARGE, runtime
  * arguments and launch messages by WRITE_PACKED, go signals,
- * worker-completion waits, a host event).  Commands are encoded from tests/dispatch/cq.h.
+ * worker-completion waits, a host event).  Commands are encoded from
+ * tests/dispatch/cq.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -161,10 +162,11 @@ bool ttr_cq_check(TTRDevice *d, char *err, size_t errlen)
         ttr_l1_read(d, t, CQ_STATUS(role), st, sizeof(st));
         if (st[0] != CQ_OK) {
             return fail(err, errlen, "%s stopped: %s (error %u, argument "
-                        "0x%x, command at L1 0x%x, after %u commands)",
+                        "0x%x, command at %s 0x%x, after %u commands)",
                         cq_roles[role], st[0] < CQ_ERR_COUNT
-                        ? cq_errors[st[0]] : "?", st[0], st[1], st[2],
-                        st[3]);
+                        ? cq_errors[st[0]] : "?", st[0], st[1],
+                        role == CQ_ROLE_PREFETCH ? "L1"
+                        : "dispatch CB stream offset", st[2], st[3]);
         }
     }
     return true;
@@ -398,15 +400,22 @@ static bool flush_batch(TTRDevice *d, char *err, size_t errlen)
 {
     TTRCq *q = d->cq;
     uint32_t start = 0, off = 0;
+    uint32_t max = q->o.record_max ? q->o.record_max : RECORD_MAX;
 
     while (off < q->batch_len) {
-        uint32_t stride;
+        uint32_t stride = 64;
 
-        memcpy(&stride, q->batch + off + 8, 4);
-        if (q->batch[off] != CQ_PREFETCH_CMD_RELAY_INLINE) {
-            stride = 64;
+        if (q->batch[off] == CQ_PREFETCH_CMD_RELAY_INLINE ||
+            q->batch[off] == CQ_PREFETCH_CMD_RELAY_INLINE_NOFLUSH) {
+            memcpy(&stride, q->batch + off + 8, 4);
         }
-        if (off > start && off + stride - start > RECORD_MAX) {
+        if (q->batch_len - off < 64 || stride < 64 || stride % 64 ||
+            stride > q->batch_len - off) {
+            /* not a command we can frame: the rest is one record */
+            off = q->batch_len;
+            break;
+        }
+        if (off > start && off + stride - start > max) {
             if (!ttr_cq_submit(d, q->batch + start, off - start, err,
                                errlen)) {
                 return false;
@@ -601,6 +610,25 @@ static void cmd_go(TTRDevice *d, const TTRProgram *p)
     go.num_unicast_txns = nuni;
     relay(q, sub, &nd, sizeof(nd), uni, 4 * nuni);
     relay(q, sub, &go, sizeof(go), NULL, 0);
+}
+
+bool ttr_cq_run_stream(TTRDevice *d, const uint8_t *cmds, uint32_t len,
+                       char *err, size_t errlen)
+{
+    TTRCq *q = d->cq;
+    uint32_t ev;
+
+    memcpy(batch_grow(q, len), cmds, len);
+    cmd_event(q);
+    if (!flush_batch(d, err, errlen) ||
+        !ttr_cq_wait_event(d, &ev, 4, err, errlen)) {
+        return false;
+    }
+    if (ev != q->event) {
+        return fail(err, errlen, "completion event %u, expected %u", ev,
+                    q->event);
+    }
+    return true;
 }
 
 bool ttr_run_fast(TTRDevice *d, const TTRProgram *p, char *err,

@@ -1410,7 +1410,7 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
                 return false;
             }
         }
-        if (!any) {
+        if (!any && !p->data_only) {
             return fail(err, errlen, "group %s runs no kernel", gr->name);
         }
         if (trisc && !alltrisc && !l->trisc_enable_per_core) {

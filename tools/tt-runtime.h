@@ -141,6 +141,8 @@ typedef struct TTRProgram {
     uint32_t rta_off[TTR_ROLES], rta_words[TTR_ROLES];
     uint32_t crta_off, sem_off, cb_off, remote_cb_off, text_off;
     int ncores;                 /* over all groups */
+    /* set before ttr_prog_layout(): groups without kernels are fine */
+    bool data_only;
 } TTRProgram;
 
 /*
@@ -275,6 +277,7 @@ typedef struct TTRCqOpts {
     int dispatch_noc;           /* dispatch_d and dispatch_s */
     bool go_via_dispatch_s;     /* tt-metal's BH path: dispatch_s sends go */
     bool no_mcast;              /* unicast every write and go signal */
+    uint32_t record_max;        /* bytes per issue record (0: 128 KiB) */
     const char *kdir;           /* directory of the cq-*.elf kernels */
 } TTRCqOpts;
 
@@ -307,6 +310,13 @@ bool ttr_cq_wait_event(TTRDevice *d, void *buf, uint32_t len, char *err,
 void ttr_cq_stats(TTRDevice *d, uint64_t *records, uint64_t *issue_bytes,
                   uint64_t *completions, uint32_t *issue_wraps,
                   uint32_t *q_wraps, uint32_t *completion_wraps);
+/*
+ * Commands @cmds (prefetcher commands, RELAY_INLINE strides and other
+ * commands 64 bytes each) through the queue as they are, then a host
+ * event, waited for: what tests use to check the framing on their own
+ */
+bool ttr_cq_run_stream(TTRDevice *d, const uint8_t *cmds, uint32_t len,
+                       char *err, size_t errlen);
 /* error words of the three kernels: false and a message if one is set */
 bool ttr_cq_check(TTRDevice *d, char *err, size_t errlen);
 

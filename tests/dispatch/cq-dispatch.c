@@ -1,10 +1,10 @@
 /*
  * Fast dispatch, dispatcher (dispatch_d, BRISC of the dispatch core):
  * tt-metal's cq_dispatch.cpp (also in blackhole-py d570394
- * firmware/cq/), written anew.  Commands arrive in the dispatch CB (4 KiB pages, one
- * command per relayed run, each starting a page); the prefetcher's
- * semaphore counts the pages filled and the dispatcher gives pages back
- * as it passes them.
+ * firmware/cq/), written anew.  Commands arrive in the dispatch CB (4 KiB
+ * pages, one command per relayed run, each starting a page); the
+ * prefetcher's semaphore counts the pages filled and the dispatcher gives
+ * pages back as it passes them.
  *
  *   WRITE_LINEAR(_H)        payload to (noc_xy, addr), multicast when
  *                           num_mcast_dests > 0
@@ -206,7 +206,8 @@ static void write_packed_large(uint32_t pos)
     if (align < CQ_L1_ALIGN || align & (align - 1)) {
         cq_fail(CQ_ERR_BAD_SIZE, align, pos);
     }
-    cq_reader_wait(&cb, pos, sizeof(*c) + sizeof(CQWritePackedLargeSub) * count);
+    cq_reader_wait(&cb, pos,
+                   sizeof(*c) + sizeof(CQWritePackedLargeSub) * count);
     cq_reader_copy(&cb, pos + sizeof(*c), subs,
                    (sizeof(CQWritePackedLargeSub) * count + 3) & ~3u);
     data = pos + ((sizeof(*c) + sizeof(CQWritePackedLargeSub) * count + 15) &

@@ -57,14 +57,15 @@ static void fetch_wait(void)
  */
 static uint32_t fetch(void)
 {
-    uint32_t len = 0, q = q_rd, start;
+    uint32_t len = 0, q = q_rd, n = 0, start;
 
     fetch_wait();
     for (;;) {
         uint32_t e = RD16(CQ_PREFETCH_Q_BASE + 2 * q);
         uint32_t size = (e & ~CQ_PREFETCH_Q_STALL) << 4;
 
-        if (!e) {
+        /* empty, or all of prefetch_q ready and taken already */
+        if (!e || n == CQ_PREFETCH_Q_ENTRIES) {
             break;
         }
         if (!size || size > CQ_CMDDAT_Q_SIZE || size > issue_size) {
@@ -78,6 +79,7 @@ static uint32_t fetch(void)
             break;              /* not contiguous, or no room: next time */
         }
         len += size;
+        n++;
         q = q + 1 == CQ_PREFETCH_Q_ENTRIES ? 0 : q + 1;
         if (e & CQ_PREFETCH_Q_STALL) {
             break;
@@ -90,7 +92,7 @@ static uint32_t fetch(void)
     noc_async_read_barrier();
     issue_rd += len;
     /* the host may reuse the ring and the entries once the data is here */
-    while (q_rd != q) {
+    for (; n; n--) {
         RD16(CQ_PREFETCH_Q_BASE + 2 * q_rd) = 0;
         RD32(CQ_PREFETCH_Q_RD_PTR) = CQ_PREFETCH_Q_BASE + 2 * q_rd;
         q_rd = q_rd + 1 == CQ_PREFETCH_Q_ENTRIES ? 0 : q_rd + 1;

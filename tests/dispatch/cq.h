@@ -270,9 +270,9 @@ _Static_assert(sizeof(CQDispatchWait) == 16, "WAIT");
 _Static_assert(sizeof(CQDispatchGoSignal) == 16, "SEND_GO_SIGNAL");
 
 /*
- * Host memory ("sysmem", blackhole-py d570394 cq.py): the dispatcher's completion write
- * pointer at +128, the host's read pointer at +192, the issue region from
- * +256, the completion region after it.  Device NOC addresses of sysmem
+ * Host memory ("sysmem", blackhole-py d570394 cq.py): the dispatcher's
+ * completion write pointer at +128, the host's read pointer at +192, the
+ * issue region from +256, the completion region after it.  Device NOC addresses of sysmem
  * are CQ_SYSMEM_NOC + offset at the PCIe tile with NOC address bit 60
  * (the iATU window; unprogrammed regions map to the same host address).
  */

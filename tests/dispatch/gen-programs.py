@@ -13,6 +13,8 @@ OUTDIR gets, for BOARD (p150 or p100a):
   mcast.tt     two multicast senders in row 2, each feeding the rest of
                its half of the grid over 4 rounds with ready/valid
                semaphores; the receivers sum the chunks
+  count.tt     a counter kernel on four tiles, expected to read 1000 after
+               1000 launches
   hang.tt      a kernel that never returns, on four tiles
   bad-*.tt     descriptions tt-run must refuse before touching the device
 
@@ -110,6 +112,18 @@ output land_b l1 0x30000 size={PAGE} group=rb
 output sum_a l1 0x34000 size={PAGE} expect=mcast-sum.bin group=ra
 output sum_b l1 0x34000 size={PAGE} expect=mcast-sum.bin group=rb
 """)
+
+    # back-to-back launches: each adds one to a counter on four cores
+    launches = 1000
+    write("zero.bin", bytes(4))
+    write("count.bin", pack([launches]))
+    text("count.tt", """# one more per launch: the host expects {0}
+cores 1,2-2,3
+kernel brisc count
+rta brisc {{addr:counter}}
+input zero l1 0x20000 file=zero.bin
+output counter l1 0x20000 size=4 expect=count.bin
+""".format(launches))
 
     text("hang.tt", """# never finishes
 cores 1,2-2,3

@@ -10,6 +10,12 @@
 #                   a P150, checked on the host
 #   make check      run every test
 #   make bench      run the benchmarks in bench/
+#   make fuzz       build qemu-fuzz-riscv32 (clang, libFuzzer, ASan, UBSan)
+#                   in build/fuzz and run every Blackhole fuzz target for
+#                   FUZZ_SECONDS (default 60) each
+#   make sanitize   the qtests, firmware tests and fuzz regressions on an
+#                   ASan + UBSan qemu-system-riscv32 (same build/fuzz)
+#   make check-full make check, make sanitize and a short make fuzz
 
 BUILD ?= build
 -include $(BUILD)/config.mk
@@ -122,8 +128,38 @@ $(BUILD)/tt-bench-ref: tools/tt-bench-ref.c tools/tt-bench-kernels.h
 	@mkdir -p $(BUILD)
 	$(CC) -O2 -Wall -o $@ $<
 
+# Fuzzing and sanitizers share one clang build: ./configure --fuzz
+FUZZ_BUILD ?= $(BUILD)/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+
+$(FUZZ_BUILD)/config.mk:
+	@./scripts/install-deps.sh
+	./configure --builddir=$(FUZZ_BUILD) --fuzz
+
+fuzz-build: $(FUZZ_BUILD)/config.mk
+	@./scripts/overlay.sh $(CURDIR) $(FUZZ_BUILD)/src
+	ninja -C $(FUZZ_BUILD)/qemu qemu-fuzz-riscv32
+
+fuzz: fuzz-build
+	@tests/fuzz/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+sanitize-build: $(FUZZ_BUILD)/config.mk
+	@./scripts/overlay.sh $(CURDIR) $(FUZZ_BUILD)/src
+	ninja -C $(FUZZ_BUILD)/qemu qemu-system-riscv32 \
+	    $(addprefix tests/qtest/,$(TT_QTESTS))
+
+sanitize: deps sanitize-build firmware
+	@tests/fuzz/run-sanitize.sh $(BUILD) $(FUZZ_BUILD)
+
+check-full: check
+	@$(MAKE) sanitize
+	@$(MAKE) fuzz
+
 clean:
 	rm -rf $(BUILD)
+
+.PHONY: fuzz fuzz-build sanitize sanitize-build check-full
 
 .PHONY: all deps qemu firmware check demo bench clean x86-client libttsim \
         host-run bench-fw kernel-run tensix-fw matmul-demo dispatch \

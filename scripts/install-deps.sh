@@ -11,7 +11,7 @@ cache=${TT_DEP_CACHE:-$here/../shared/cache}
 pkgs="build-essential xz-utils python3 libglib2.0-dev libfdt-dev
 device-tree-compiler libjson-c-dev libcmocka-dev ninja-build pkg-config
 python3-venv python3-setuptools python3-yaml gcc-riscv64-unknown-elf
-binutils-riscv64-unknown-elf gdb-multiarch cpio"
+binutils-riscv64-unknown-elf gdb-multiarch cpio clang libclang-rt-14-dev"
 
 missing=""
 for p in $pkgs; do

@@ -162,6 +162,12 @@ python3 "$src/tests/tensix/decode-test.py" "$B" "$src" \
     > "$log/tensix-decode.log" 2>&1
 count "$log/tensix-decode.log" tensix-decode $?
 
+# Inputs the fuzzers found (tests/fuzz/regress, make fuzz): QEMU answers
+# every command of each and still works afterwards
+python3 "$src/tests/fuzz/replay.py" "$Q/qemu-system-riscv32" \
+    "$src"/tests/fuzz/regress/*.qtest > "$log/fuzz-regress.log" 2>&1
+count "$log/fuzz-regress.log" fuzz-regress $?
+
 # Cross-check of the project's data files against ttsim's (when present)
 python3 "$src/scripts/tenstorrent/check-reference.py" "$src" \
     > "$log/check-reference.log" 2>&1

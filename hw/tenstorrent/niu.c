@@ -159,6 +159,23 @@ static bool tt_niu_copy(TTNiuCmd *c, const TTNocNode *src, uint64_t saddr,
 {
     TTNiu *s = c->niu;
 
+    /*
+     * Bytes with no destination, or past the end of the destinations' L1
+     * (every multicast destination is a Tensix L1 of the same size), reach
+     * nothing: stop there.  The length field has 32 bits, and moving the
+     * rest packet by packet would hold the NIU for minutes.
+     */
+    if (!ndst) {
+        return true;
+    }
+    if (dst[0]->l1 && daddr < memory_region_size(dst[0]->l1) &&
+        len > memory_region_size(dst[0]->l1) - daddr) {
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d buf %d: %u-byte "
+                      "transfer to L1 0x%" PRIx64 " runs past the end of "
+                      "L1; the rest is dropped\n", s->x, s->y, s->noc,
+                      c->buf, len, daddr);
+        len = memory_region_size(dst[0]->l1) - daddr;
+    }
     for (uint32_t done = 0; done < len; done += TT_NOC_MAX_PACKET) {
         uint32_t n = MIN(len - done, TT_NOC_MAX_PACKET);
 
@@ -599,7 +616,9 @@ static void tt_niu_do_atomic(TTNiuCmd *c, const TTNocNode *self)
         n = dst[0] != NULL;
     }
     for (int i = 0; i < n; i++) {
-        if (!dst[i]->l1 || block + 16 > memory_region_size(dst[i]->l1)) {
+        /* TARG has 64 bits: block + 16 could wrap around to a small value */
+        if (!dst[i]->l1 || block >= memory_region_size(dst[i]->l1) ||
+            memory_region_size(dst[i]->l1) - block < 16) {
             tt_niu_cmd_error(c, "atomic target is not Tensix L1: dropped");
             continue;
         }

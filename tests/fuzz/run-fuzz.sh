@@ -1,0 +1,74 @@
+#!/bin/sh
+# Run the Blackhole fuzz targets of a --fuzz build (./configure --fuzz) for
+# SECONDS each and print, per target, libFuzzer's executions, coverage and
+# any crash, hang or sanitizer report.  Corpora persist in
+# FUZZ_BUILD/corpus/TARGET (seeded from tests/fuzz/seeds/TARGET);
+# crashing inputs land in FUZZ_BUILD/artifacts/ with a qtest trace
+# (TARGET-crash-....qtest) that tests/fuzz/replay.py replays on any build.
+#
+#   tests/fuzz/run-fuzz.sh FUZZ_BUILD SECONDS [TARGET...]
+#
+# Targets: tt-niu-fuzz tt-tensix-fuzz tt-pcie-fuzz (tests/qtest/fuzz/
+# tt-fuzz.c) and generic-fuzz-tt, QEMU's generic-fuzz on every MMIO region
+# of the first tile.
+set -u
+F=$(cd "$1" && pwd)
+secs=$2
+shift 2
+src=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$F/qemu/qemu-fuzz-riscv32
+targets=${*:-tt-niu-fuzz tt-tensix-fuzz tt-pcie-fuzz generic-fuzz-tt}
+machine="-M blackhole,harvested-tensix-cols=2:3:4:5:6:7:10:11:12:13:14:15:16"
+machine="$machine,prealloc-l1=off"
+mkdir -p "$F/artifacts" "$F/fuzz-logs"
+[ -x "$bin" ] || { echo "run-fuzz: no $bin (make fuzz builds it)" >&2; exit 1; }
+
+# A sanitizer report ends the run with a crash artifact; leak checking is
+# off as in QEMU's OSS-Fuzz build (scripts/oss-fuzz/build.sh)
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}"
+# generic-fuzz: the machine, and every MMIO region of the first tile (its
+# NIUs, NOC overlay, debug registers, PIC, Tensix push/PC buffer/GPR/
+# configuration/MOP windows); the others are reached from there
+export QEMU_FUZZ_ARGS="$machine"
+export QEMU_FUZZ_OBJECTS='tt-* tensix-*'
+
+total=0
+bad=0
+for t in $targets; do
+    fz=$t
+    [ "$t" = generic-fuzz-tt ] && fz=generic-fuzz
+    corpus=$F/corpus/$t
+    mkdir -p "$corpus"
+    [ -d "$src/tests/fuzz/seeds/$t" ] && cp -n "$src/tests/fuzz/seeds/$t"/* "$corpus/" 2>/dev/null
+    log=$F/fuzz-logs/$t.log
+    before=$(ls "$F/artifacts" | wc -l)
+    "$bin" --fuzz-target="$fz" \
+        -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -max_len=2048 \
+        -print_final_stats=1 -artifact_prefix="$F/artifacts/$t-" \
+        "$corpus" > "$log" 2>&1
+    rc=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" |
+           awk '{s += $1} END {print s + 0}')
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
+    total=$((total + runs))
+    new=$(($(ls "$F/artifacts" | wc -l) - before))
+    if [ "$rc" != 0 ] || [ "$new" != 0 ]; then
+        bad=$((bad + 1))
+        echo "$t: FAIL: exit $rc after $runs executions; log $log"
+        grep -E 'ERROR: |runtime error|Test unit written' "$log" | head -5 |
+            sed "s|^|$t:   |"
+        # the input as qtest commands, for tests/fuzz/replay.py
+        for a in $(ls -t "$F/artifacts/$t-"* 2>/dev/null | grep -v -E '\.(qtest|trace)$' | head -3); do
+            FUZZ_SERIALIZE_QTEST=1 QTEST_LOG=1 "$bin" --fuzz-target="$fz" \
+                "$a" > "$a.trace" 2>&1
+            python3 "$src/tests/fuzz/replay.py" --from-trace "$a.trace" \
+                --args "-accel qtest $machine" > "$a.qtest"
+            echo "$t:   qtest trace: $a.qtest"
+        done
+    else
+        echo "$t: ok: $runs executions in $secs s, $cov, corpus $(ls "$corpus" | wc -l)"
+    fi
+done
+echo "fuzz: $total executions, $bad target(s) with findings"
+[ "$bad" = 0 ]

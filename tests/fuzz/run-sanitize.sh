@@ -1,0 +1,80 @@
+#!/bin/sh
+# make sanitize: a representative part of make check on the ASan + UBSan
+# build of ./configure --fuzz: the Blackhole qtests that start small
+# machines, the firmware tests on one- and two-column grids (TCG, NOC,
+# Tensix, debug, spin-park, deterministic mode) and the replays of the
+# fuzzers' findings.  Any sanitizer report fails the run: the sanitizers
+# abort QEMU, and each log is searched for reports as well.
+#
+#   tests/fuzz/run-sanitize.sh BUILD FUZZ_BUILD
+#
+# TT_SANITIZE_QTESTS overrides the list of qtests.
+set -u
+B=$(cd "$1" && pwd)
+F=$(cd "$2" && pwd)
+Q=$F/qemu
+src=$(cd "$(dirname "$0")/../.." && pwd)
+log=$F/sanitize-logs
+mkdir -p "$log"
+pass=0
+fail=0
+
+# Leaks at exit are not checked (QEMU does not free everything when it
+# quits); the fuzzers look for leaks per input when asked to
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+
+count() {   # count TAP lines of file $1 for test $2, exit status $3
+    p=$(grep -c '^ok ' "$1")
+    f=$(grep -c '^not ok ' "$1")
+    grep -E '^(not )?ok ' "$1" | sed "s|^|$2: |"
+    if grep -qE 'ERROR: AddressSanitizer|runtime error:' "$1"; then
+        echo "$2: sanitizer report (log: $1)"
+        grep -E -m3 'ERROR: AddressSanitizer|runtime error:' "$1" |
+            sed "s|^|$2: |"
+        f=$((f + 1))
+    fi
+    pass=$((pass + p))
+    fail=$((fail + f))
+    if [ "$3" != 0 ] && [ "$f" = 0 ]; then
+        echo "$2: exited with status $3 (log: $1)"
+        fail=$((fail + 1))
+    fi
+    if [ "$p" = 0 ] && [ "$f" = 0 ] && [ "$3" = 0 ]; then
+        echo "$2: ran no test (log: $1)"
+        fail=$((fail + 1))
+    fi
+}
+
+qtests=${TT_SANITIZE_QTESTS:-tt-grid-test tt-tile-test tt-niu-test
+tt-arc-test tt-pcie-test tt-monitor-test tt-risc-debug-test
+tt-tensix-unpack-test tt-tensix-fpu-test tt-tensix-pack-test
+tt-tensix-sfpu-test}
+for t in $qtests; do
+    (cd "$Q" && QTEST_QEMU_BINARY=./qemu-system-riscv32 \
+        TT_FIRMWARE_DIR=$B/firmware timeout 1800 \
+        "tests/qtest/$t" --tap -k) > "$log/$t.log" 2>&1
+    count "$log/$t.log" "$t" $?
+done
+
+# Firmware tests of tests/firmware/tests.list on small grids
+while read -r name elf opts; do
+    case "$name" in
+    core-p150-2col|noc-p150-2col|spin-2tile|tensix-1col|tensix-sync-1col|\
+    tensix-sync-det|debug-core-1col) ;;
+    *) continue ;;
+    esac
+    timeout 1200 "$Q/qemu-system-riscv32" \
+        -M "blackhole,firmware=$B/firmware/$elf$opts" \
+        -semihosting-config enable=on,target=native -display none \
+        -monitor none -serial none > "$log/$name.log" 2>&1
+    count "$log/$name.log" "$name" $?
+done < "$src/tests/firmware/tests.list"
+
+# The fuzzers' findings
+python3 "$src/tests/fuzz/replay.py" "$Q/qemu-system-riscv32" \
+    "$src"/tests/fuzz/regress/*.qtest > "$log/fuzz-regress.log" 2>&1
+count "$log/fuzz-regress.log" fuzz-regress $?
+
+echo "sanitize: $pass passed, $fail failed"
+[ "$fail" = 0 ]

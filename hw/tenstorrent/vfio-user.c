@@ -719,7 +719,11 @@ static void tt_vfu_start(TTVfioUser *o, Error **errp)
         error_setg_errno(errp, errno, "tt-vfio-user: vfu_realize_ctx");
         return;
     }
-    if (chmod(o->socket, 0600)) {
+    /*
+     * ENOENT: a client (the libttsim library polls for the socket) has
+     * already connected and removed the path, so nobody else can reach it.
+     */
+    if (chmod(o->socket, 0600) && errno != ENOENT) {
         error_setg_errno(errp, errno, "tt-vfio-user: chmod %s", o->socket);
         return;
     }

@@ -213,9 +213,7 @@ if [ -n "${TTSIM_LIB:-}" ]; then
         run_prog "slow dispatch on ttsim ($TTSIM_LIB), p150: $prog" \
             p150 tt-metal-0079e94 "$TTSIM_LIB" "$tmp/p150/$prog.tt"
     done
-    # fast-dispatch mcast.tt stops ttsim v1.10 with "UnimplementedFunctionality:
-    # noc_cmd_ctrl: inline write: dst_tile_type=D" (not yet understood)
-    for prog in rw-1 rw-grid; do
+    for prog in rw-1 rw-grid mcast; do
         run_prog "fast dispatch on ttsim ($TTSIM_LIB), p150: $prog" \
             p150 tt-metal-0079e94 "$TTSIM_LIB" --fast --clocks 100000 \
             "$tmp/p150-fast/$prog.tt"

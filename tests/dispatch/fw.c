@@ -164,6 +164,12 @@ static void notify_dispatcher(uint32_t go)
     NIU_REG(0, 3, TARG_LO) = addr;
     NIU_REG(0, 3, TARG_MID) = 0;
     NIU_REG(0, 3, TARG_HI) = xy;
+    /*
+     * the return coordinates name this tile: ttsim checks them against the
+     * issuing tile for inline writes (ttsim src/tile.cpp noc_cmd_ctrl)
+     */
+    NIU_REG(0, 3, RET_MID) = 0;
+    NIU_REG(0, 3, RET_HI) = my_xy(0);
     NIU_REG(0, 3, AT_LEN_BE) = 0xfu << (addr & 0xc);
     NIU_REG(0, 3, CMD_CTRL) = 1;
     noc_wait(0, 3);

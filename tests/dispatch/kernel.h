@@ -302,6 +302,8 @@ static inline void noc_inline_dw_write(uint32_t xy, uint32_t addr,
     NIU_REG(KNOC, KWR, TARG_LO) = addr;
     NIU_REG(KNOC, KWR, TARG_MID) = 0;
     NIU_REG(KNOC, KWR, TARG_HI) = xy;
+    NIU_REG(KNOC, KWR, RET_MID) = 0;   /* this tile: ttsim checks it */
+    NIU_REG(KNOC, KWR, RET_HI) = my_noc_xy();
     NIU_REG(KNOC, KWR, AT_LEN_BE) = 0xfu << (addr & 0xc);
     NIU_REG(KNOC, KWR, CMD_CTRL) = 1;
 }

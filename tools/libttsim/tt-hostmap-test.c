@@ -749,7 +749,12 @@ int main(int argc, char **argv)
         return 2;
     }
     if (seed && *seed) {
-        rng = strtoul(seed, NULL, 0) | 1;
+        long v = 0;
+
+        /* decimal, or 0x-prefixed hex as the seed line prints it */
+        if (sscanf(seed, "%li", &v) == 1) {
+            rng = (uint32_t)v | 1;
+        }
     }
     if (!tt_ok(tt_load(argv[1], &lib) == 0, "all nine libttsim symbols "
                "resolve")) {

@@ -85,7 +85,8 @@ int vfu_client_connect(VfuClient *c, const char *path);
 
 /*
  * VERSION, DEVICE_GET_INFO, then GET_REGION_INFO (with capabilities, so
- * that a server may offer a mapping) for the regions libttsim uses.  Returns 0 or a negative errno; prints why on failure.
+ * that a server may offer a mapping) for the regions libttsim uses.
+ * Returns 0 or a negative errno; prints why on failure.
  */
 int vfu_client_handshake(VfuClient *c);
 

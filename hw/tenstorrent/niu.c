@@ -317,6 +317,10 @@ static void tt_niu_do_write(TTNiuCmd *c, const TTNocNode *self)
 
     if (FIELD_EX32(c->ctrl, NOC_CTRL, BRCST_PACKET)) {
         n = tt_niu_mcast_nodes(c, c->ret_hi, dst);
+        if (n) {
+            /* every destination is a Tensix tile: the same address map */
+            len = tt_niu_mmio_len(c, dst[0], &daddr, len);
+        }
     } else {
         dst[0] = tt_niu_node(c, c->ret_hi);
         n = dst[0] != NULL;

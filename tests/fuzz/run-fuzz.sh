@@ -42,7 +42,7 @@ for t in $targets; do
     mkdir -p "$corpus"
     [ -d "$src/tests/fuzz/seeds/$t" ] && cp -n "$src/tests/fuzz/seeds/$t"/* "$corpus/" 2>/dev/null
     log=$F/fuzz-logs/$t.log
-    before=$(ls "$F/artifacts" | wc -l)
+    touch "$F/artifacts/.start"
     "$bin" --fuzz-target="$fz" \
         -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -max_len=2048 \
         -print_final_stats=1 -artifact_prefix="$F/artifacts/$t-" \
@@ -52,14 +52,16 @@ for t in $targets; do
            awk '{s += $1} END {print s + 0}')
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
     total=$((total + runs))
-    new=$(($(ls "$F/artifacts" | wc -l) - before))
+    new=$(find "$F/artifacts" -name "$t-*" -newer "$F/artifacts/.start" |
+          wc -l)
     if [ "$rc" != 0 ] || [ "$new" != 0 ]; then
         bad=$((bad + 1))
         echo "$t: FAIL: exit $rc after $runs executions; log $log"
         grep -E 'ERROR: |runtime error|Test unit written' "$log" | head -5 |
             sed "s|^|$t:   |"
         # the input as qtest commands, for tests/fuzz/replay.py
-        for a in $(ls -t "$F/artifacts/$t-"* 2>/dev/null | grep -v -E '\.(qtest|trace)$' | head -3); do
+        for a in $(find "$F/artifacts" -name "$t-*" ! -name '*.qtest' \
+                   ! -name '*.trace' -newer "$F/artifacts/.start"); do
             FUZZ_SERIALIZE_QTEST=1 QTEST_LOG=1 "$bin" --fuzz-target="$fz" \
                 "$a" > "$a.trace" 2>&1
             python3 "$src/tests/fuzz/replay.py" --from-trace "$a.trace" \

@@ -468,12 +468,16 @@ static void tt_edma(QTestState *s, TTFuzzIn *in)
     tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_SIZE, size);
     tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_DOORBELL,
            sel & 16 ? in32(in) : 1);
-    for (int i = 0; i < 100000; i++) {
+    /*
+     * A refused doorbell leaves SIZE as written, so wait a bounded time
+     * (a transfer still running then overlaps what follows, as it may)
+     */
+    for (int i = 0; i < 200; i++) {
         if (!tt_cmd_readl(s, "bar 2 -", TT_EDMA_SIZE)) {
             break;
         }
         bql_unlock();
-        g_usleep(10);
+        g_usleep(500);
         bql_lock();
     }
 }

@@ -71,6 +71,32 @@ while read -r name elf opts; do
     count "$log/$name.log" "$name" $?
 done < "$src/tests/firmware/tests.list"
 
+# The host side: libttsim.so end to end, the shared-memory host map on a
+# harvested P150, and the bad vfio-user clients (malformed, truncated,
+# oversized messages, bad fds, clients dying mid-message).  The last
+# test's refusal checks compare QEMU's first line of stderr, which under
+# ASan is the runtime's warning about swapcontext; there only the absence
+# of a sanitizer report counts.
+TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 600 \
+    "$B/libttsim/tt-libttsim-test" "$B/libttsim/libttsim.so" \
+    > "$log/libttsim.log" 2>&1
+count "$log/libttsim.log" libttsim $?
+TT_EMU_QEMU="$Q/qemu-system-riscv32" \
+    TT_EMU_ARGS="-M blackhole,harvested-tensix-cols=2:15" TT_EMU_SHM=1 \
+    timeout 600 "$B/libttsim/tt-hostmap-test" "$B/libttsim/libttsim.so" \
+    > "$log/hostmap.log" 2>&1
+count "$log/hostmap.log" hostmap $?
+timeout 600 "$B/libttsim/tt-vfu-badclient-test" "$Q/qemu-system-riscv32" \
+    > "$log/vfu-badclient.log" 2>&1
+if grep -qE 'ERROR: AddressSanitizer|runtime error:' "$log/vfu-badclient.log"; then
+    echo "not ok - vfu-badclient: no sanitizer report" > "$log/vfu-badclient.tap"
+else
+    echo "ok - vfu-badclient: no sanitizer report" > "$log/vfu-badclient.tap"
+fi
+grep -c '^ok ' "$log/vfu-badclient.log" |
+    sed 's/^/# checks passed (log vfu-badclient.log): /' >> "$log/vfu-badclient.tap"
+count "$log/vfu-badclient.tap" vfu-badclient 0
+
 # The fuzzers' findings
 python3 "$src/tests/fuzz/replay.py" "$Q/qemu-system-riscv32" \
     "$src"/tests/fuzz/regress/*.qtest > "$log/fuzz-regress.log" 2>&1

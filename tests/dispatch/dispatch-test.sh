@@ -186,6 +186,17 @@ busy=$(echo "$out" | grep -c "^  core ([12],[23]): go 0x80000000 (GO), still run
     echo "$out" | grep -q "4 of 4 cores not done after 3 s"
 ok $? "a hanging kernel: timeout message naming the 4 busy cores"
 
+# ... and through the command queue: the dispatcher's worker count and the
+# same busy cores
+out=$(TT_EMU_ARGS="-M blackhole,board=p150" timeout 300 "$run" --lib "$lib" \
+      --fast --timeout 3 "$tmp/p150/hang.tt" 2>&1)
+rc=$?
+echo "$out" | grep -v '^qemu-system-riscv32: ' | sed 's/^/# /'
+busy=$(echo "$out" | grep -c "^  core ([12],[23]): go 0x80031000 (GO), still running: brisc (pc 0x[0-9a-f]*, in its kernel)")
+[ "$rc" = 1 ] && [ "$busy" = 4 ] &&
+    echo "$out" | grep -q "launch 1 not complete; dispatcher stream 48 at 0 of 4"
+ok $? "a hanging kernel, fast dispatch: the dispatcher's count and the 4 busy cores"
+
 # Stock tt-metal firmware (never part of the project)
 if [ -n "${TT_STOCK_FW:-}" ]; then
     if make -s -C "$src/tests/dispatch" O="$B/dispatch" stock \

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "hw/tenstorrent/host-map-abi.h"
 #include "mapped.h"
@@ -105,6 +106,7 @@ struct Mapped {
 
     pthread_t populate;         /* fills the L1 page tables */
     bool populating;
+    pid_t pid;                  /* the process that has that thread */
     int stop;                   /* tells it to give up (detach) */
 };
 
@@ -593,6 +595,7 @@ static void mapped_start_populate(Mapped *m)
     /* the host's signals stay with the host's threads */
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    m->pid = getpid();
     m->populating = pthread_create(&m->populate, NULL, mapped_populate,
                                    m) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -657,7 +660,8 @@ void mapped_detach(Mapped *m)
     if (!m) {
         return;
     }
-    if (m->populating) {
+    /* a forked child has no such thread to join */
+    if (m->populating && m->pid == getpid()) {
         __atomic_store_n(&m->stop, 1, __ATOMIC_RELAXED);
         pthread_join(m->populate, NULL);
     }

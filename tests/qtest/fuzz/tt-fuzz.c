@@ -448,7 +448,7 @@ static void tt_edma(QTestState *s, TTFuzzIn *in)
 {
     uint8_t sel = in8(in);
     uint64_t sar = in64(in);
-    uint32_t dar = in32(in), size = in32(in);
+    uint32_t dar = in32(in), size = in32(in), dar_hi = 0, bell = 1;
 
     if (!(sel & 1)) {
         sar %= TT_HOST_MEM_SIZE;        /* mostly mapped host memory */
@@ -463,15 +463,25 @@ static void tt_edma(QTestState *s, TTFuzzIn *in)
     tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_SAR_HI,
            (uint32_t)(sar >> 32));
     tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_DAR_LO, dar);
-    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_DAR_HI,
-           sel & 8 ? in32(in) : 0);
+    if (sel & 8) {
+        dar_hi = in32(in);
+    }
+    if (sel & 16) {
+        bell = in32(in);
+    }
+    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_DAR_HI, dar_hi);
     tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_SIZE, size);
-    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_DOORBELL,
-           sel & 16 ? in32(in) : 1);
+    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_DOORBELL, bell);
     /*
-     * A refused doorbell leaves SIZE as written, so wait a bounded time
-     * (a transfer still running then overlaps what follows, as it may)
+     * The controller refuses a doorbell other than 1 (read channel 0) and
+     * a transfer that is empty, unaligned or leaves BAR0, leaving SIZE as
+     * written: wait only for one that started, and a bounded time (one
+     * still running then overlaps what follows, as it may)
      */
+    if (bell != 1 || !size || (size | dar) & 3 || dar_hi ||
+        (uint64_t)dar + size > TT_BAR0_SIZE) {
+        return;
+    }
     for (int i = 0; i < 200; i++) {
         if (!tt_cmd_readl(s, "bar 2 -", TT_EDMA_SIZE)) {
             break;

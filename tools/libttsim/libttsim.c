@@ -5,14 +5,16 @@
  *
  * The chip runs inside QEMU on its own threads; this library only
  * forwards PCIe accesses.  What it adds on top of the wire protocol:
- *  - ttsim's BAR "physical addresses" (libttsim-abi.md 5): hosts compute
- *    paddr = BAR base from config space + offset, so the BAR registers
- *    report ttsim's fixed bases and paddrs are decoded back to regions;
+ *  - ttsim's BAR "physical addresses" (ttsim docs/libttsim_api.md,
+ *    "Memory (BAR) access"): hosts compute paddr = BAR base from config
+ *    space + offset, so the BAR registers report ttsim's fixed bases and
+ *    paddrs are decoded back to regions;
  *  - device-to-host DMA through the server's "host DMA mailbox" region,
  *    polled here so that the host's callbacks run on the thread that is
- *    inside a libttsim call, as ttsim guarantees (libttsim-abi.md 4); the
- *    region is mapped when the server shares its file, so that a poll is
- *    a memory read rather than a socket round trip;
+ *    inside a libttsim call, as ttsim guarantees (docs/libttsim_api.md,
+ *    "DMA callbacks"); the region is mapped when the server shares its
+ *    file, so that a poll is a memory read rather than a socket round
+ *    trip;
  *  - tile_rd/wr_bytes through a BAR0 TLB window (ttsim aborts on BH);
  *  - the mapped path (mapped.c): when the server shares the chip's RAM,
  *    accesses that a TLB window sends to L1 or GDDR are memcpy into that
@@ -83,8 +85,10 @@
 
 /*
  * The BAR0 TLB window used by tile_rd/wr_bytes: 2 MiB windows, the
- * configuration of window n at BAR0 0x1FC00000 + 12 n (host-pcie-and-arc.md
- * 4 and 7.2).  Window 201 belongs to tt-kmd; 200 is the last one left.
+ * configuration of window n at BAR0 0x1FC00000 + 12 n (tt-kmd blackhole.c
+ * TLB_REGS_START, TLB_REG_SIZE; tt-isa-documentation
+ * BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md).  Window 201 belongs to
+ * tt-kmd; 200 is the last one left.
  */
 #define TLB_CFG_BASE            0x1fc00000u
 #define TLB_CFG_STRIDE          12
@@ -100,7 +104,7 @@ typedef struct TTSimBar {
     uint32_t region;            /* vfio-user region index */
 } TTSimBar;
 
-/* libttsim-abi.md 5: BAR0, BAR2, BAR4, in config-space order */
+/* ttsim docs/libttsim_api.md: BAR0, BAR2, BAR4, in config-space order */
 static const TTSimBar tts_bars[] = {
     { LIBTTSIM_BAR0_BASE, LIBTTSIM_BAR0_SIZE, VFU_REGION_BAR0 },
     { LIBTTSIM_BAR2_BASE, LIBTTSIM_BAR2_SIZE, VFU_REGION_BAR2 },
@@ -612,7 +616,8 @@ static void tts_mem_access(uint64_t paddr, void *buf, uint32_t size,
 /*
  * Point window 200 at the 2 MiB-aligned @addr of tile (x, y): unicast,
  * target in x_end/y_end with start = 0 (what ttsim requires), strict
- * ordering.  Word layout: host-pcie-and-arc.md 7.2, "Word view, 2 MiB".
+ * ordering.  Word layout: tt-isa-documentation
+ * BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md (2 MiB windows).
  */
 static bool tts_tlb_point(uint32_t x, uint32_t y, uint64_t addr)
 {

@@ -30,7 +30,7 @@
 #define TEST_WINDOW         5
 #define ARC_WINDOW          6
 
-/* ARC tile, SCRATCH_RAM_2 = boot status (host-pcie-and-arc.md 9.2) */
+/* ARC tile, boot status in RESET_SCRATCH(2) (tt-kmd blackhole.c) */
 #define ARC_X               8
 #define ARC_Y               0
 #define ARC_BOOT_STATUS     0x80030408u
@@ -40,7 +40,7 @@
 /*
  * Device-to-host DMA, driven by a few instructions on tile (1,2)'s BRISC:
  * one NOC write from L1 to the PCIe tile and one NOC read back, through
- * the outbound iATU (host-pcie-and-arc.md 6).
+ * the outbound iATU (tt-kmd blackhole.c, IATU_*).
  */
 #define NIU0                0xffb20000u     /* NOC0 NIU, command buffers */
 #define NIU_BUF(n)          ((n) << 11)
@@ -325,7 +325,7 @@ static void test_dma(const TTHostLib *api)
 }
 
 /*
- * Host-to-device DMA with the eDMA read channel (host-pcie-and-arc.md 6.3),
+ * Host-to-device DMA with the PCIe controller's eDMA read channel,
  * as tt-umd programs it: host memory through the callbacks into an L1
  * behind a TLB window (DAR is a BAR0 offset); the transfer size reads 0
  * when it is done.

@@ -168,7 +168,10 @@ static ssize_t bar0_tlb_cfg(char *buf, size_t count, loff_t off,
     return count;
 }
 
-/* Decode a 2 MiB window like the chip (host-pcie-and-arc.md 7.2) */
+/*
+ * Decode a 2 MiB window like the chip (tt-isa-documentation
+ * BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md)
+ */
 static ssize_t bar0_window(char *buf, size_t count, loff_t off,
                            bool is_write)
 {
@@ -359,7 +362,7 @@ static int setup(vfu_ctx_t *ctx)
     int mem = VFU_REGION_FLAG_RW | VFU_REGION_FLAG_MEM;
     uint32_t ready = 5;
 
-    /* ARC SCRATCH_RAM_2: boot status "ready" (host-pcie-and-arc.md 9.2) */
+    /* ARC RESET_SCRATCH(2): boot status "ready" (tt-kmd blackhole.c) */
     mem_rw(8, 0, 0x80030408, (char *)&ready, 4, true);
 
     if (vfu_setup_log(ctx, mock_log, LOG_ERR) ||

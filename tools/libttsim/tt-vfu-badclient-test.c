@@ -92,7 +92,7 @@ typedef struct DmaUnmap {
 #define WIN_BASE            ((uint64_t)WINDOW << 21)
 #define TLB_CFG             (0x1fc00000u + 12u * WINDOW)
 
-/* BAR2: eDMA read channel 0, host to device (host-pcie-and-arc.md 6.3) */
+/* BAR2: the PCIe controller's eDMA, read channel 0 (host to device) */
 #define EDMA_DOORBELL       0x104
 #define EDMA_SIZE           0x11c
 #define EDMA_SAR            0x120

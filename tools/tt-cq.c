@@ -462,7 +462,7 @@ static void cmd_config(TTRDevice *d, const TTRProgram *p, int g,
 {
     TTRCq *q = d->cq;
     const TTRGroup *gr = &p->group[g];
-    uint32_t len = gr->image_size - p->sem_off;
+    uint32_t len = ttr_prog_config_len(d, p, g);
     int nsub = q->o.no_mcast ? gr->ncores : gr->nrects;
 
     for (int first = 0; first < nsub;
@@ -673,6 +673,7 @@ bool ttr_run_fast(TTRDevice *d, const TTRProgram *p, char *err,
              p->ncores);
     cmd_event(q);
     q->launches++;
+    d->resident = p;
     if (!flush_batch(d, err, errlen)) {
         return false;
     }

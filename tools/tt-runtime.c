@@ -214,8 +214,9 @@ static uint32_t get16(const uint8_t *p)
  * The PT_LOAD segments of RV32 little-endian ELF @path; *@file holds
  * the bytes they point into (free it)
  */
-static bool elf_load(const char *path, uint8_t **file, TTRSeg *seg,
-                     int *nseg, uint32_t *entry, char *err, size_t errlen)
+static bool elf_load(const char *path, uint8_t **file, size_t *fsize,
+                     TTRSeg *seg, int *nseg, uint32_t *entry, char *err,
+                     size_t errlen)
 {
     size_t n;
     uint8_t *f = tt_host_read_file(path, 64u << 20, &n);
@@ -267,7 +268,32 @@ static bool elf_load(const char *path, uint8_t **file, TTRSeg *seg,
         return fail(err, errlen, "%s: no loadable segment", path);
     }
     *file = f;
+    *fsize = n;
     return true;
+}
+
+/*
+ * Does the ELF image @f (@n bytes, checked by elf_load) have initialized
+ * writable data: an allocated, writable PROGBITS section that is not
+ * empty?  Without section headers, assume it does.
+ */
+static bool elf_has_data(const uint8_t *f, size_t n)
+{
+    uint32_t shoff = get32(f + 32), shnum = get16(f + 48);
+
+    if (!shoff || get16(f + 46) != 40 || shoff > n ||
+        shnum > (n - shoff) / 40) {
+        return true;
+    }
+    for (uint32_t i = 0; i < shnum; i++) {
+        const uint8_t *sh = f + shoff + 40 * i;
+
+        if (get32(sh + 4) == 1 && (get32(sh + 8) & 3) == 3 &&
+            get32(sh + 20)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /*
@@ -279,10 +305,12 @@ static bool kernel_load(TTRImage *k, uint32_t max, char *err,
 {
     TTRSeg seg[TTR_MAX_SEGS];
     uint8_t *file;
+    size_t fsize;
     uint32_t entry, lo = UINT32_MAX, hi = 0;
     int nseg;
 
-    if (!elf_load(k->path, &file, seg, &nseg, &entry, err, errlen)) {
+    if (!elf_load(k->path, &file, &fsize, seg, &nseg, &entry, err,
+                  errlen)) {
         return false;
     }
     for (int i = 0; i < nseg; i++) {
@@ -312,6 +340,8 @@ static bool kernel_load(TTRImage *k, uint32_t max, char *err,
     for (int i = 0; i < nseg; i++) {
         memcpy(k->data + seg[i].addr - lo, seg[i].data, seg[i].filesz);
     }
+    /* initialized data a launch may change: resend it every time */
+    k->has_data = elf_has_data(file, fsize);
     free(file);
     return true;
 }
@@ -1453,7 +1483,13 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
     p->sem_off = off;
     p->cb_off = p->sem_off + 16 * p->nsems;
     p->remote_cb_off = p->cb_off + 16 * p->ncbs;
-    p->text_off = align_up(p->remote_cb_off, 16);
+    /*
+     * kernel text from a page of its own: rewriting arguments, semaphores
+     * and CBs for the next launch does not touch pages holding code (an
+     * emulator invalidates what it translated from a page written to)
+     */
+    p->text_off = align_up(l->kcb_base + p->remote_cb_off, 4096) -
+                  l->kcb_base;
     for (int g = 0; g < p->ngroups; g++) {
         TTRGroup *gr = &p->group[g];
 
@@ -1854,6 +1890,7 @@ bool ttr_boot(TTRDevice *d, const char *fwdir, char *err, size_t errlen)
     int nseg[TTR_ROLES], tiles[TTR_MAX_TILES], left;
     uint32_t entry, size;
     double boot_timeout;
+    size_t fsize;
     TTRRect all;
     bool ok = true;
 
@@ -1863,8 +1900,8 @@ bool ttr_boot(TTRDevice *d, const char *fwdir, char *err, size_t errlen)
         char path[PATH_MAX];
 
         snprintf(path, sizeof(path), "%s/%s.elf", fwdir, ttr_role_name[ro]);
-        ok = elf_load(path, &file[ro], seg[ro], &nseg[ro], &entry, err,
-                      errlen);
+        ok = elf_load(path, &file[ro], &fsize, seg[ro], &nseg[ro], &entry,
+                      err, errlen);
         if (ok && entry != l->fw_base[ro]) {
             ok = fail(err, errlen, "%s: entry 0x%x, but the %s layout puts "
                       "%s firmware at 0x%x (another --layout?)", path, entry,
@@ -2146,6 +2183,21 @@ int ttr_report_busy(TTRDevice *d, const TTRProgram *p, FILE *log)
     return busy;
 }
 
+uint32_t ttr_prog_config_len(const TTRDevice *d, const TTRProgram *p,
+                             int g)
+{
+    const TTRGroup *gr = &p->group[g];
+    bool data = false;
+
+    for (int ro = 0; ro < TTR_ROLES; ro++) {
+        data |= gr->kernel[ro].data && gr->kernel[ro].has_data;
+    }
+    if (d->resident == p && !data) {
+        return p->text_off - p->sem_off;
+    }
+    return gr->image_size - p->sem_off;
+}
+
 bool ttr_launch_slow(TTRDevice *d, const TTRProgram *p, char *err,
                      size_t errlen)
 {
@@ -2167,7 +2219,7 @@ bool ttr_launch_slow(TTRDevice *d, const TTRProgram *p, char *err,
             const TTRRect *rc = &gr->rect[r];
 
             ttr_mcast_write(d, rc, l->kcb_base + p->sem_off,
-                            img + p->sem_off, gr->image_size - p->sem_off);
+                            img + p->sem_off, ttr_prog_config_len(d, p, g));
             ttr_mcast_write(d, rc, MB_LAUNCH_RD_PTR, &(uint32_t) { 0 }, 4);
             ttr_mcast_write(d, rc, l->go_msg_index, &(uint32_t) { 0 }, 4);
             ttr_mcast_write(d, rc, MB_LAUNCH, lm, l->launch_size);
@@ -2191,6 +2243,7 @@ bool ttr_launch_slow(TTRDevice *d, const TTRProgram *p, char *err,
                             &(uint32_t) { RUN_MSG_GO << 24 }, 4);
         }
     }
+    d->resident = p;
     return true;
 }
 

@@ -78,6 +78,7 @@ typedef struct TTRImage {
     char *path;
     uint8_t *data;
     uint32_t size;              /* bss included */
+    bool has_data;              /* initialized writable data (.data) */
 } TTRImage;
 
 typedef struct TTRArgs {
@@ -193,6 +194,11 @@ typedef struct TTRDevice {
     uint32_t clocks;            /* libttsim_clock() per poll */
     bool verbose;
     bool ttsim;                 /* Tenstorrent's ttsim: no PC readback */
+    /*
+     * the program whose kernel text the workers hold from the last
+     * launch: launching it again resends all but the text
+     */
+    const void *resident;
     TTRCq *cq;                  /* fast dispatch, when running */
 } TTRDevice;
 
@@ -253,6 +259,16 @@ bool ttr_write_inputs(TTRDevice *d, const TTRProgram *p, char *err,
 /* returns the number of outputs that differ from their expect= file */
 int ttr_check_outputs(TTRDevice *d, const TTRProgram *p, const char *dump,
                       FILE *log);
+
+/*
+ * Kernel configuration bytes of group @g to write for this launch, from
+ * sem_off: all of it, or only up to the kernel text when @p's text is
+ * resident from the previous launch and no kernel of the group has
+ * initialized writable data (tt-metal keeps a program's binaries
+ * resident likewise).  Launchers set d->resident = @p afterwards.
+ */
+uint32_t ttr_prog_config_len(const TTRDevice *d, const TTRProgram *p,
+                             int g);
 
 /*
  * Slow dispatch: kernel configuration, launch message and go message

@@ -6,7 +6,10 @@
 # fast: the prefetcher and dispatcher take two), and commands per second
 # through the fast-dispatch queue (a stream of 16-byte WRITE_LINEARs, one
 # per record).  With TTSIM_LIB (a ttsim libttsim.so the user built) the
-# same tt-run binary runs on ttsim too.  Prints one table; no pass/fail.
+# same tt-run binary runs on ttsim too (which advances only inside
+# libttsim_clock: tt-run gives it 100,000 clocks per poll there, so its
+# latencies include that granularity).  Prints one table with the ratio
+# (above 1: ours is faster); no pass/fail.
 #   bench/dispatch-bench.sh [BUILD_DIR]      (make builds tt-run)
 set -eu
 B=$(cd "${1:-build}" && pwd)
@@ -56,11 +59,22 @@ row() {     # row LABEL UNIT METRIC [tt-run args...]
     if [ -n "${TTSIM_LIB:-}" ]; then
         ttsim=$(metric "$m" "$TTSIM_LIB" --clocks 100000 "$@")
     fi
-    printf '%-34s %-6s %12s %12s\n' "$label" "$unit" "$ours" "$ttsim"
+    printf '%-34s %-6s %12s %12s %8s\n' "$label" "$unit" "$ours" "$ttsim" \
+        "$(ratio "$ttsim" "$ours")"
 }
 
-printf '%-34s %-6s %12s %12s\n' "dispatch ($launches launches)" unit ours \
-    "ttsim"
+# ttsim's over ours for times, ours over ttsim's for rates: above 1, ours
+# is faster
+ratio() {
+    if [ "$1" = - ] || [ "$2" = - ]; then
+        echo -
+    else
+        awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'
+    fi
+}
+
+printf '%-34s %-6s %12s %12s %8s\n' "dispatch ($launches launches)" unit \
+    ours ttsim ratio
 row "launch, slow dispatch, 1 tile" us launch_mean \
     --launches "$launches" "$tmp/count-1,2.tt"
 row "launch, slow dispatch, 140 tiles" us launch_mean \
@@ -77,5 +91,6 @@ if [ -n "${TTSIM_LIB:-}" ]; then
                --record-size 64 --cq-stream "$tmp/stream.bin" "$tmp/stream.tt")
 fi
 rate() { [ "$1" = - ] && echo - || awk -v t="$1" 'BEGIN { printf "%.0f", 2001 / (t / 1e3) }'; }
-printf '%-34s %-6s %12s %12s\n' "fast-dispatch commands" 1/s \
-    "$(rate "$ms_ours")" "$(rate "$ms_ttsim")"
+printf '%-34s %-6s %12s %12s %8s\n' "fast-dispatch commands" 1/s \
+    "$(rate "$ms_ours")" "$(rate "$ms_ttsim")" \
+    "$(ratio "$(rate "$ms_ours")" "$(rate "$ms_ttsim")")"

@@ -19,7 +19,7 @@
 
 #include "tt-host.h"
 
-/* Every libttsim_* function of the ABI (libttsim-abi.md 3) */
+/* Every libttsim_* function of the ABI (ttsim docs/libttsim_api.md) */
 static const struct {
     const char *name;
     size_t offset;

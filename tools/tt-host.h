@@ -4,8 +4,7 @@
  * libttsim_* function through dlsym()), the start-up call sequence, BAR0
  * reads and writes, the 2 MiB TLB windows, and TAP output.
  *
- * Host view: ../shared/specs/libttsim-abi.md 3 (symbols), 5 (BARs) and 7
- * (call sequence); host-pcie-and-arc.md 7 (TLB windows); tt-umd
+ * Host view: ttsim docs/libttsim_api.md (symbols, call sequence); tt-umd
  * device/tt_device/tt_sim_tt_device.cpp and
  * device/pcie/tt_sim_tlb_handle.cpp.
  *
@@ -67,8 +66,8 @@ int tt_host_lib_open(TTHostLib *lib, const char *path, bool copy,
                      FILE *log, const char *prefix);
 
 /*
- * libttsim-abi.md 7, steps 2-5: the DMA callbacks @rd and @wr, init, the
- * PCI id (returned) and BAR0's base (into lib->bar0).
+ * Start-up as tt-umd's tt_sim_tt_device.cpp does it: the DMA callbacks @rd
+ * and @wr, init, the PCI id (returned) and BAR0's base (into lib->bar0).
  */
 uint32_t tt_host_start(TTHostLib *lib, libttsim_dma_rd_fn rd,
                        libttsim_dma_wr_fn wr);
@@ -94,7 +93,8 @@ typedef struct TTHostTarget {
 } TTHostTarget;
 
 /*
- * Point 2 MiB window @n at @addr of @t (host-pcie-and-arc.md 7.2).
+ * Point 2 MiB window @n at @addr of @t (register layout: tt-umd
+ * blackhole_implementation.hpp, TLB_2M_OFFSET).
  * Returns the BAR address of @addr.
  */
 uint64_t tt_host_tlb_set(const TTHostLib *lib, unsigned n,

@@ -223,7 +223,7 @@ static void tt_niu_cmd(QTestState *s, TTFuzzIn *in)
 
     /*
      * ADDR_HI holds the destination (x, y) in bits 0-11 and, for a
-     * multicast, the start (x, y) in bits 12-23 (noc-and-niu.md);
+     * multicast, the start (x, y) in bits 12-23 (tt-metal noc_parameters.h);
      * rectangles may be empty, inverted or wrap
      */
     targ_hi = tt_coord(tsel, in16(in));

@@ -85,8 +85,7 @@ static void usage(FILE *f)
 "fast dispatch:\n"
 "  --issue-size N     host issue ring bytes (default 64 MiB)\n"
 "  --completion-size N  completion ring bytes (default 32 MiB)\n"
-"  --dispatch-noc N   NOC of dispatch_d and dispatch_s (default 0;\n"
-"                     1 does not work yet)\n"
+"  --dispatch-noc N   NOC of dispatch_d and dispatch_s (default 0)\n"
 "  --go-via-dispatch-s  send go signals through dispatch_s\n"
 "  --no-mcast         unicast kernel configuration and go signals\n"
 "  --record-size N    at most N bytes per issue record (default 128K)\n"
@@ -250,12 +249,6 @@ static void parse_opts(int argc, char **argv, Opts *o)
     o->program = argv[optind];
     if (o->cq.dispatch_noc > 1) {
         fprintf(stderr, "%s: --dispatch-noc is 0 or 1\n", PROG);
-        exit(2);
-    }
-    if (o->cq.dispatch_noc && !getenv("TT_RUN_DISPATCH_NOC1")) {
-        /* the NOC 1 path exists but does not complete a launch yet */
-        fprintf(stderr, "%s: --dispatch-noc 1 is not supported yet (set "
-                "TT_RUN_DISPATCH_NOC1=1 to try it)\n", PROG);
         exit(2);
     }
     if (o->cq.record_max && (o->cq.record_max < 64 ||

@@ -263,6 +263,27 @@ static int tt_niu_mcast_nodes(TTNiuCmd *c, uint32_t hi,
     int sx = (hi >> 12) & 0x3f, sy = (hi >> 18) & 0x3f;
     int n = 0;
 
+    /*
+     * The span runs from start to end in the direction of this NOC's data
+     * flow, wrapping past the grid's edge when start is beyond end (each
+     * NOC is a torus, tt-isa-documentation BlackholeA0/NoC/README.md).
+     * Translated coordinates are NOC 0's for both NOCs but do not change
+     * NOC 1's direction, leftwards and upwards: software swaps
+     * StartX with EndX and StartY with EndY for a NOC 1 broadcast
+     * (WormholeB0/NoC/Coordinates.md, "Coordinate Translation"; ttsim
+     * src/tile.cpp checks start >= end on NOC 1 and swaps).  So on NOC 1
+     * with translation the span runs downwards from start to end.
+     */
+    if (xlate && s->noc) {
+        int t = sx;
+
+        sx = ex;
+        ex = t;
+        t = sy;
+        sy = ey;
+        ey = t;
+    }
+
     for (int i = 0; i < g->ntiles; i++) {
         int x, y;
 

@@ -93,7 +93,10 @@ for args in "p150 tt-metal-0079e94 rw-1" "p150 tt-metal-0079e94 rw-grid" \
             "p150 blackhole-py-5d08c23 rw-grid" \
             "p100a blackhole-py-5d08c23 mcast" \
             "p150 tt-metal-0079e94 rw-grid --go-via-dispatch-s" \
-            "p150 tt-metal-0079e94 mcast --no-mcast"; do
+            "p150 tt-metal-0079e94 mcast --no-mcast" \
+            "p150 tt-metal-0079e94 mcast --dispatch-noc 1" \
+            "p100a blackhole-py-5d08c23 rw-grid --dispatch-noc 1" \
+            "p150 tt-metal-0079e94 mcast --dispatch-noc 1 --go-via-dispatch-s"; do
     set -- $args
     board=$1 layout=$2 prog=$3
     shift 3

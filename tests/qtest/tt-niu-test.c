@@ -5,7 +5,7 @@
  * coordinates and oversize transfers.
  *
  * Register offsets: tt-isa-documentation BlackholeA0/NoC/MemoryMap.md and
- * Counters.md (noc-and-niu.md sections 2-6).
+ * Counters.md.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -171,9 +171,12 @@ static void test_router_masks(void)
     g_assert_cmphex(tt_readl(q, 16, 7, "brisc", 0x7000), ==, 0x600dcafe);
     g_assert_cmphex(tt_readl(q, 16, 5, "brisc", 0x7000), ==, 0);
     g_assert_cmphex(tt_readl(q, 16, 6, "brisc", 0x7000), ==, 0);
-    /* NOC1 masks are separate: the same multicast on NOC1 reaches both */
+    /*
+     * NOC1 masks are separate: the same rectangle on NOC1 (end corner
+     * first, as translated NOC1 broadcasts are written) reaches both
+     */
     issue(q, 1, 0, WR | BRCST, 0x3000, XY(1, 2), 0x7004,
-          MCAST(2, 2, 2, 11), 4);
+          MCAST(2, 11, 2, 2), 4);
     g_assert_cmphex(tt_readl(q, 16, 5, "brisc", 0x7004), ==, 0x600dcafe);
     g_assert_cmphex(tt_readl(q, 16, 6, "brisc", 0x7004), ==, 0x600dcafe);
     qtest_quit(q);
@@ -198,6 +201,52 @@ static void test_translation_and_noc1(void)
     tt_writel(q, 1, 2, "brisc", NIU_CFG_0(1), 0);
     issue(q, 1, 1, RESP, 0x7000, XY(0, 0), 0x800c, XY(15, 9), 4);
     g_assert_cmphex(tt_readl(q, 1, 2, "brisc", 0x800c), ==, 0x600dda7a);
+    qtest_quit(q);
+}
+
+/*
+ * A NOC1 multicast with translation on: the rectangle translated
+ * x 2..3, y 3..4 is written end corner first (translation keeps NOC1's
+ * leftwards/upwards flow); start before end is a span wrapping the torus.
+ * Without translation, NOC1's own coordinates run start to end as on NOC0.
+ */
+static void test_noc1_mcast(void)
+{
+    QTestState *q = qtest_init("-M blackhole");
+    static const int in[][2] = { { 2, 3 }, { 3, 3 }, { 2, 4 }, { 3, 4 } };
+    static const int out[][2] = {
+        { 1, 3 }, { 4, 3 }, { 2, 2 }, { 3, 5 }, { 10, 8 }, { 16, 11 },
+    };
+
+    tt_writel(q, 1, 2, "brisc", 0x3000, 0x0c1a5701);
+    issue(q, 1, 0, WR | BRCST, 0x3000, XY(1, 2), 0x7000,
+          MCAST(3, 4, 2, 3), 4);
+    for (int i = 0; i < ARRAY_SIZE(in); i++) {
+        g_assert_cmphex(tt_readl(q, in[i][0], in[i][1], "brisc", 0x7000),
+                        ==, 0x0c1a5701);
+    }
+    for (int i = 0; i < ARRAY_SIZE(out); i++) {
+        g_assert_cmphex(tt_readl(q, out[i][0], out[i][1], "brisc", 0x7000),
+                        ==, 0);
+    }
+    /* start corner first: from x 2 leftwards round to 3, y 3 up to 4 */
+    issue(q, 1, 0, WR | BRCST, 0x3000, XY(1, 2), 0x7004,
+          MCAST(2, 3, 3, 4), 4);
+    g_assert_cmphex(tt_readl(q, 10, 8, "brisc", 0x7004), ==, 0x0c1a5701);
+    g_assert_cmphex(tt_readl(q, 16, 11, "brisc", 0x7004), ==, 0x0c1a5701);
+    g_assert_cmphex(tt_readl(q, 2, 3, "brisc", 0x7004), ==, 0x0c1a5701);
+    /* raw NOC1: physical (2, 3) is (14, 8), (3, 4) is (13, 7) */
+    tt_writel(q, 1, 2, "brisc", NIU_CFG_0(1), 0);
+    issue(q, 1, 0, WR | BRCST, 0x3000, XY(1, 2), 0x7008,
+          MCAST(13, 7, 14, 8), 4);
+    for (int i = 0; i < ARRAY_SIZE(in); i++) {
+        g_assert_cmphex(tt_readl(q, in[i][0], in[i][1], "brisc", 0x7008),
+                        ==, 0x0c1a5701);
+    }
+    for (int i = 0; i < ARRAY_SIZE(out); i++) {
+        g_assert_cmphex(tt_readl(q, out[i][0], out[i][1], "brisc", 0x7008),
+                        ==, 0);
+    }
     qtest_quit(q);
 }
 
@@ -306,6 +355,7 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/niu/atomic-counters", test_atomic_counters);
     qtest_add_func("/blackhole/niu/translation-noc1",
                    test_translation_and_noc1);
+    qtest_add_func("/blackhole/niu/noc1-mcast", test_noc1_mcast);
     qtest_add_func("/blackhole/niu/dram-and-limits", test_dram_and_limits);
     qtest_add_func("/blackhole/niu/write-be", test_write_be);
     qtest_add_func("/blackhole/niu/router-masks", test_router_masks);

@@ -314,6 +314,16 @@ static Window *mapped_decode(Mapped *m, int n)
     if (mcast) {
         const uint8_t *xy = m->mcast + space * m->ntiles * 2;
 
+        /* niu.c: a translated NOC1 rectangle runs from start down to end */
+        if (space == TT_HM_SPACE_XLATE && noc) {
+            int t = xs;
+
+            xs = xe;
+            xe = t;
+            t = ys;
+            ys = ye;
+            ye = t;
+        }
         memset(w->mcast, 0, sizeof(w->mcast));
         w->any_mcast = false;
         for (uint32_t i = 0; i < m->ntiles; i++) {

@@ -172,7 +172,8 @@ def qemu_noc_all(b):
 # --------------------------------------------------------------- ttsim --
 
 class TTSim:
-    """ttsim through the libttsim ABI (host-pcie-and-arc.md 7.2 for TLBs)."""
+    """ttsim through the libttsim ABI (TLBs: tt-isa-documentation
+    BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md)."""
     BAR0_TLB_CFG, WINDOW = 0x1fc00000, 2 << 20
 
     def __init__(self, path):

@@ -125,7 +125,10 @@ static void map_tiles(void)
     }
 }
 
-/* libttsim-abi.md 7, steps 2-5; returns the PCI id */
+/*
+ * tt-umd's TTSimTTDevice order: DMA callbacks, init, config-space id, BAR0;
+ * returns the PCI id
+ */
 static uint32_t start_device(void)
 {
     return tt_host_start(&lib, tt_host_no_dma_rd, tt_host_no_dma_wr);

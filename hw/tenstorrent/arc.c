@@ -1,9 +1,10 @@
 /*
  * Tenstorrent Blackhole ARC tile: what tt-kmd, tt-umd and blackhole-py read
- * and send over the NOC (host-pcie-and-arc.md sections 9 and 10).
+ * and send over the NOC (tt-kmd blackhole.c, telemetry.h, msgqueue.h; tt-umd
+ * types/telemetry.hpp, arc/blackhole_arc_message_queue.cpp).
  *
  * CSM holds the telemetry table, the telemetry values and the message
- * queues, at the offsets ttsim's model uses (9.5); the reset unit's scratch
+ * queues, at the offsets ttsim uses (src/tile.cpp); the reset unit's scratch
  * registers point at them and report the boot as done.  A doorbell (a write
  * of ARC_MISC_CNTL bit 16, tt-umd and blackhole-py; or any write to the MSI
  * FIFO, tt-kmd) answers every pending request at once.
@@ -61,7 +62,7 @@ enum {
 
 #define MSG_STATUS_UNKNOWN  0xff
 
-/* Clocks in MHz: AICLK busy/idle, AXICLK, ARCCLK (9.6) */
+/* Clocks in MHz: AICLK busy/idle, AXICLK, ARCCLK */
 #define AICLK_BUSY_MHZ  1350
 #define AICLK_IDLE_MHZ  800
 

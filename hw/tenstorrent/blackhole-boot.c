@@ -26,7 +26,7 @@
 #define TT_RUN_MSG_INIT             0x40    /* go_msg_t.signal, dev_msgs.h */
 #define TT_GO_MSG_SIGNAL_OFFSET     3
 #define TT_SOFT_RESET_BRISC_ONLY    0x47000u
-#define TT_L2V_COLS                 20      /* tile-address-map.md 7.5 */
+#define TT_L2V_COLS                 20      /* NOC width 17, padded to 4n */
 #define TT_L2V_ROWS                 12
 
 static void tt_fw_image_free(TTFwImage *img)

@@ -26,7 +26,7 @@
 #include "hw/tenstorrent/spin-park.h"
 #include "blackhole-internal.h"
 
-#define TT_RUN_MSG_GO       0x80    /* tile-address-map.md 7: go signal */
+#define TT_RUN_MSG_GO       0x80    /* go_msg_t.signal, dev_msgs.h */
 
 typedef enum TTTileState {
     TT_TILE_RESET, TT_TILE_IDLE, TT_TILE_BLOCKED, TT_TILE_BUSY,

@@ -119,7 +119,7 @@ static bool blackhole_soc_create_dram(TTBlackholeSoC *s, Error **errp)
 
 /*
  * ARC telemetry describes the machine's harvesting: Tensix columns in
- * firmware order (host-pcie-and-arc.md 9.4), GDDR banks, and the Ethernet
+ * firmware order (tt-umd blackhole_tt_device.cpp), GDDR banks, and the Ethernet
  * ports tt-umd expects per board (2 harvested on P150, all 14 on P100).
  */
 static const uint8_t tt_fw_col_order[TT_TENSIX_COLS] = {

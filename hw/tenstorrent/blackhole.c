@@ -26,13 +26,16 @@
 #include "hw/tenstorrent/blackhole.h"
 #include "blackhole-internal.h"
 
-/* go_msg_t.signal (tt-metal dev_msgs.h; tile-address-map.md 7.2) */
+/* go_msg_t.signal (tt-metal tt_metal/hw/inc/hostdev/dev_msgs.h) */
 #define TT_RUN_MSG_INIT     0x40
 #define TT_GO_MSG_SIGNAL    3
-/* SOFT_RESET_0 with only BRISC released (tt-umd, tile-address-map.md 2.1) */
+/* SOFT_RESET_0 with only BRISC released (tt-isa-doc SoftReset.md) */
 #define TT_SOFT_RESET_BRISC_ONLY    0x47000u
 
-/* L1 addresses per tt-metal release: tile-address-map.md 7.1 - 7.4 */
+/*
+ * L1 addresses per firmware build: tt-metal's blackhole/dev_mem_map.h and
+ * hostdev/dev_msgs.h at 0079e94, blackhole-py's emu/ and its p100a firmware.
+ */
 static const TTFwLayout tt_fw_layouts[] = {
     {
         .name = "tt-metal-0079e94",

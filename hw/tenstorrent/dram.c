@@ -2,7 +2,7 @@
  * Tenstorrent Blackhole GDDR6 bank.
  *
  * One bank is one RAM region; its three NOC ports are three coordinates in
- * the grid that resolve to the same bank (noc-and-niu.md 8.1, 13).  The RAM
+ * the grid that resolve to the same bank (tt-umd soc descriptor).  The RAM
  * is a piece of the chip's shared memory file (ram-fd, ram-offset: see
  * blackhole-soc.c), or anonymous memory without one; either way the host
  * kernel allocates pages on first touch.

@@ -13,20 +13,21 @@ const char *const tt_core_role_name[TT_CORES_PER_TILE] = {
     "brisc", "ncrisc", "trisc0", "trisc1", "trisc2",
 };
 
-/* Physical Tensix columns (noc-and-niu.md 8.1, tt-umd soc descriptor) */
+/* Physical Tensix columns (tt-umd tests/soc_descs/blackhole_140_arch.yaml) */
 const uint8_t tt_tensix_cols[TT_TENSIX_COLS] = {
     1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16,
 };
 
 /*
  * DRAM ports: banks 0-3 at x = 0, banks 4-7 at x = 9; port order per bank
- * as tt-umd lists them (noc-and-niu.md 8.1 and 13).
+ * as tt-umd's soc descriptor (tests/soc_descs/blackhole_140_arch.yaml)
+ * lists them.
  */
 static const uint8_t dram_port_y[TT_DRAM_BANKS / 2][TT_DRAM_PORTS] = {
     { 0, 1, 11 }, { 2, 10, 3 }, { 9, 4, 8 }, { 5, 7, 6 },
 };
 
-/* Ethernet channels along y = 1, in channel order (noc-and-niu.md 8.1) */
+/* Ethernet channels along y = 1, in channel order (tt-umd soc descriptor) */
 static const uint8_t eth_x[] = {
     1, 16, 2, 15, 3, 14, 4, 13, 5, 12, 6, 11, 7, 10,
 };

@@ -51,7 +51,7 @@ void tt_niu_connect(TTNiu *s, TTNoc *noc, AddressSpace *local)
 
 uint32_t tt_niu_node_id(int noc, int x, int y)
 {
-    /* NOC1 numbers the grid from the opposite corner (noc-and-niu 8.2) */
+    /* NOC1 counts from the opposite corner (tt-umd NOC0_X_TO_NOC1_X) */
     uint32_t id = FIELD_DP32(0, NOC_NODE_ID, X, noc ? TT_GRID_W - 1 - x : x);
 
     id = FIELD_DP32(id, NOC_NODE_ID, Y, noc ? TT_GRID_H - 1 - y : y);
@@ -129,7 +129,7 @@ static uint32_t tt_niu_len(TTNiuCmd *c, bool l1_to_l1)
 }
 
 /*
- * Only 4-byte accesses reach a tile's MMIO (noc-and-niu.md 4): anything else
+ * Only 4-byte accesses reach a tile's MMIO: anything else
  * is logged and moves the one aligned word holding the address.
  */
 static uint32_t tt_niu_mmio_len(TTNiuCmd *c, const TTNocNode *n,
@@ -462,7 +462,7 @@ enum {
     TT_ACC_INT32_COMPL, TT_ACC_INT32_UNS, TT_ACC_INT8, TT_ACC_UINT8,
 };
 
-/* Tensix integers are sign-magnitude (tensix-coprocessor.md, formats) */
+/* Tensix integers are sign-magnitude (tt-isa-doc TensixCoprocessor/Dst.md) */
 static int64_t tt_sm_to_int(uint32_t v, int bits)
 {
     int64_t mag = v & ((1ull << (bits - 1)) - 1);
@@ -509,9 +509,10 @@ static uint32_t tt_acc_lane(int fmt, bool sat, uint32_t a, uint32_t b,
 
 /*
  * ACC: element-wise accumulate of AT_DATA, repeated across the 16-byte
- * block, into the block (noc-and-niu.md 11.2): FP32/INT32 x4, FP16/BF16 x8
+ * block, into the block (tenstorrent-docs hardware/blackhole-emulator-specs/
+ * noc-atomics.md): FP32/INT32 x4, FP16/BF16 x8
  * (AT_DATA's two halves alternate), INT8/UINT8 x16.  Denormals flush to zero;
- * rounding is to nearest even (the sheet is silent, like the ISA pages).
+ * rounding is to nearest even (that page is silent, like the ISA pages).
  * Lanes never cross a word, so each word is updated atomically on its own.
  */
 static void tt_atomic_acc(TTNiuCmd *c, uint32_t *blk, uint32_t instrn)
@@ -545,9 +546,9 @@ static void tt_atomic_acc(TTNiuCmd *c, uint32_t *blk, uint32_t instrn)
 }
 
 /*
- * INCR_GET_PTR (noc-and-niu.md 11.2, from the tenstorrent-docs atomics
- * page): the word advances by INCR [9:6] (0 means 1) and returns to 0 when a
- * WRAP [5:2] is set and the new value reaches it.
+ * INCR_GET_PTR (tenstorrent-docs hardware/blackhole-emulator-specs/
+ * noc-atomics.md): the word advances by INCR [9:6] (0 means 1) and
+ * returns to 0 when a WRAP [5:2] is set and the new value reaches it.
  */
 static uint32_t tt_atomic_incr_ptr(uint32_t *p, uint32_t len_be)
 {
@@ -859,8 +860,8 @@ static void tt_niu_reset_hold(Object *obj, ResetType type)
     s->cfg[0] = FIELD_DP32(0, NIU_CFG_0, COORD_TRANSLATE_EN, 1);
     /*
      * ...and the broadcast opt-out of the non-Tensix columns (x = 0, 8, 9)
-     * and rows (y = 0, 1), as ttsim's NONTENSIX_COL/ROW_MASK (noc-and-niu.md
-     * section 7), mirrored on NOC1.
+     * and rows (y = 0, 1), as ttsim's NONTENSIX_COL/ROW_MASK (src/sim.h),
+     * mirrored on NOC1.
      */
     s->cfg[A_ROUTER_CFG_1 / 4 - A_NIU_CFG_0 / 4] =
         s->noc ? BIT(16) | BIT(8) | BIT(7) : BIT(0) | BIT(8) | BIT(9);

@@ -2,7 +2,8 @@
  * Tenstorrent Blackhole NOC fabric: node registry and coordinate
  * translation.  The NIUs (niu.c) issue transactions through it.
  *
- * Coordinates (noc-and-niu.md section 8):
+ * Coordinates (tt-umd blackhole_implementation.hpp and
+ * device/coordinates/blackhole_coordinate_manager.cpp):
  * - physical NOC0 coordinates are the wire coordinates; NOC1 numbers the
  *   same grid from the opposite corner (x1 = 16 - x, y1 = 11 - y);
  * - with translation (NIU_CFG_0 bit 14), firmware and host use translated

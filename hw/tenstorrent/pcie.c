@@ -1,8 +1,8 @@
 /*
  * Tenstorrent Blackhole PCIe endpoint: BARs, TLB windows, outbound iATU.
  *
- * Sources (summarised in host-pcie-and-arc.md): tt-isa-documentation
- * BlackholeA0/PCIExpressTile (BAR map, TLB register layout), tt-kmd
+ * Sources: tt-isa-documentation BlackholeA0/PCIExpressTile (README.md: BAR
+ * map; HostToDeviceTLBs.md: TLB register layout), tt-kmd
  * blackhole.c (register offsets, window numbering, iATU programming),
  * tt-umd blackhole_implementation.hpp (ARC APB window on PCIe 1).
  *
@@ -32,7 +32,7 @@
 #include "hw/tenstorrent/arc.h"
 #include "trace.h"
 
-/* Bit positions of the TLB fields, 2 MiB and 4 GiB layouts (7.2) */
+/* Bit positions of the TLB fields, 2 MiB and 4 GiB (HostToDeviceTLBs.md) */
 typedef struct TTTlbLayout {
     uint8_t addr_len, shift;
     uint8_t x_end, y_end, x_start, y_start, noc, noc_hi, mcast, order;
@@ -54,11 +54,14 @@ enum {
 #define IATU_CTRL_1_INCREASE_REGION_SIZE    (1u << 13)
 #define IATU_CTRL_2_REGION_EN               (1u << 31)
 
-/* DBI DEVICE_CONTROL_DEVICE_STATUS and its reset value (guest sheet 5.8) */
+/*
+ * DBI DEVICE_CONTROL_DEVICE_STATUS, read by tt-kmd blackhole.c at probe to
+ * save MPS, and its PCIe reset value: MPS 128, MRRS 512, RO and no-snoop on.
+ */
 #define TT_DBI_DEVCTL           0x78
 #define TT_DBI_DEVCTL_RESET     0x2810
 
-/* eDMA read channel 0 registers in the DBI (host-pcie-and-arc.md 6.3) */
+/* eDMA read channel 0 registers in the DBI (ttsim src/libttsim.cpp) */
 #define TT_EDMA_RD_DOORBELL     0x104
 #define TT_EDMA_RD_SIZE         0x11c
 #define TT_EDMA_RD_SAR_LO       0x120
@@ -321,7 +324,7 @@ static MemTxResult tt_pcie_host_rw(TTPcie *s, uint64_t addr, void *buf,
 
 /*
  * eDMA read channel 0, host to device, in the DBI as ttsim models it
- * (ttsim src/libttsim.cpp, host-pcie-and-arc.md 6.3): ringing the doorbell
+ * (ttsim src/libttsim.cpp): ringing the doorbell
  * copies SIZE bytes from host address SAR to BAR0 offset DAR (the
  * controller's AXI side is BAR0's address space, TLB windows included);
  * SIZE reads 0 when the transfer is over.  A worker thread moves the data:
@@ -476,7 +479,7 @@ static MemTxResult tt_pcie_host_rw(TTPcie *s, uint64_t addr, void *buf,
     return r;
 }
 
-/* A NOC transaction that reached the PCIe tile (section 6.1) */
+/* A NOC transaction that reached the PCIe tile (PCIExpressTile/README.md) */
 static MemTxResult tt_pcie_noc_rw(void *opaque, uint64_t addr, void *buf,
                                   uint32_t len, bool write)
 {

@@ -3,7 +3,7 @@
  * private LDMs, and the tile's register blocks.
  *
  * Address map: tt-isa-documentation BlackholeA0/TensixTile/BabyRISCV/
- * README.md (memory map table), summarised in tile-address-map.md section 5.
+ * README.md (memory map table).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -463,7 +463,7 @@ static bool tt_vfu_add_caps(vfu_ctx_t *ctx)
     uint8_t exp[0x3c] = {
         0x10, 0, 0x02, 0x00,            /* version 2, endpoint */
         0x01, 0x80, 0x00, 0x00,         /* DEVCAP: 256-byte MPS, RBER */
-        0x10, 0x28, 0x00, 0x00,         /* DEVCTL reset 0x2810 (sheet 5.8) */
+        0x10, 0x28, 0x00, 0x00,         /* DEVCTL: PCIe reset value 0x2810 */
     };
 
     return vfu_pci_add_capability(ctx, 0, 0, pm) > 0 &&
@@ -480,7 +480,7 @@ static bool tt_vfu_setup_pci(TTVfioUser *o, Error **errp)
     static const uint64_t bar_size[] = {
         TT_PCIE_BAR0_SIZE, TT_PCIE_BAR2_SIZE, TT_PCIE_BAR4_SIZE,
     };
-    /* 64-bit memory BARs; BAR0 and BAR4 prefetchable (guest sheet 3) */
+    /* 64-bit memory BARs; the TLB window BARs (0 and 4) prefetchable */
     static const uint32_t bar_type[] = { 0xc, 0x4, 0xc };
 
     if (vfu_pci_init(ctx, VFU_PCI_TYPE_EXPRESS, PCI_HEADER_TYPE_NORMAL, 0)) {

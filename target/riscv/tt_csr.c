@@ -1,8 +1,7 @@
 /*
  * Tenstorrent Blackhole baby RISC-V custom CSRs.
  *
- * Source: tt-isa-documentation BlackholeA0/TensixTile/BabyRISCV/CSRs.md
- * (summarised in the project's specs, tile-address-map.md section 1.3).
+ * Source: tt-isa-documentation BlackholeA0/TensixTile/BabyRISCV/CSRs.md.
  * The functional model stores the chicken bits and scratch registers; none of
  * them changes how the emulated core executes.  The Tensix front-end status
  * CSRs read 0 ("not busy") because the coprocessor model completes work

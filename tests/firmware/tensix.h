@@ -6,8 +6,8 @@
  * lists of tt-llk's ckernel_ops.h.  Configuration and ThreadConfig
  * fields come from tt-tensix-config.h.  The constants at the end check
  * the instructions only these tests use against words worked out by hand
- * from the field tables in tensix-coprocessor.md (tt-llk ckernel_ops.h
- * layouts); tests/tensix/fw/tt-insn.h checks more.
+ * from tt-llk's field layouts (tt_llk_blackhole/common/inc/ckernel_ops.h);
+ * tests/tensix/fw/tt-insn.h checks more.
  */
 #ifndef TT_FW_TENSIX_H
 #define TT_FW_TENSIX_H

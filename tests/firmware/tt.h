@@ -1,6 +1,7 @@
 /*
  * Shared definitions for the project's RV32 test firmware.
- * Addresses: tile-address-map.md (tt-isa-documentation, tt-metal tensix.h).
+ * Addresses: tt-isa-documentation BlackholeA0/TensixTile/BabyRISCV/README.md
+ * and tt-metal blackhole/tensix.h.
  */
 #ifndef TT_FW_H
 #define TT_FW_H

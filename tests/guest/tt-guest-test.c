@@ -121,8 +121,8 @@ static void tlb_2m(volatile uint32_t *cfg, int n, uint64_t addr, int x, int y)
 }
 
 /*
- * tt-kmd's ioctl ABI (tenstorrent/tt-kmd ioctl.h, driver version 2; see
- * host-pcie-and-arc.md 8): _IO(0xFA, n), one in/out buffer each.
+ * tt-kmd's ioctl ABI (tenstorrent/tt-kmd ioctl.h, driver version 2):
+ * _IO(0xFA, n), one in/out buffer each.
  */
 #define TT_IOCTL(n)     (((0xfa) << 8) | (n))
 struct tt_dev_info {

@@ -2,8 +2,8 @@
  * Blackhole ARC tile as host software reaches it over the NOC: boot status
  * and pointers in the reset unit's scratch registers, the telemetry table
  * per board and harvesting, and the message queue protocol of tt-umd and
- * tt-kmd (host-pcie-and-arc.md sections 9 and 10), including garbage from
- * the host.
+ * tt-kmd (tt-umd arc/blackhole_arc_message_queue.cpp, tt-kmd msgqueue.h),
+ * including garbage from the host.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -4,8 +4,8 @@
  * multicast, both NOCs, the PCIe tile's NIU registers, the outbound iATU
  * and DBI as the chip reaches them, the eDMA read channel, the ARC window
  * of PCIe 1, and bad input.  Register words are packed here by hand from
- * the layout in host-pcie-and-arc.md 7.2, independently of the model's
- * decoder.
+ * the layout in tt-isa-documentation PCIExpressTile/HostToDeviceTLBs.md,
+ * independently of the model's decoder.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -99,7 +99,7 @@ static void test_unicast_2m(void)
     tt_read(q, 1, 2, "brisc", 0x2000, back, sizeof(back));
     g_assert_cmpmem(buf, sizeof(buf), back, sizeof(back));
 
-    /* the MMIO page: 0xFFA00000 + 0x1121B0 is SOFT_RESET_0 (7.1) */
+    /* the MMIO page: 0xFFA00000 + 0x1121B0 is SOFT_RESET_0 */
     tt_tlb_2m(q, 8, 0xffa00000, 0, 0, 5, 7, 0, 0);
     g_assert_cmphex(tt_bar_readl(q, 0, WIN_2M(8) + 0x1121b0), ==, 0x47800);
     tt_bar_writel(q, 0, WIN_2M(8) + 0x1121b0, 0x47000);
@@ -214,7 +214,7 @@ static void test_iatu(void)
 }
 
 /*
- * eDMA read channel 0 (host-pcie-and-arc.md 6.3): host memory (the
+ * eDMA read channel 0 (ttsim src/libttsim.cpp): host memory (the
  * stand-in, filled through the PCIe tile's NOC side) to an L1 behind a
  * BAR0 window; SIZE reads 0 once the data has landed.
  */

@@ -10,7 +10,7 @@
 
 #include "libqtest.h"
 
-/* Physical Tensix columns (noc-and-niu.md 8.1) */
+/* Physical Tensix columns (tt-umd soc descriptor) */
 extern const int tt_tensix_cols[14];
 
 /*
@@ -47,7 +47,7 @@ void tt_bar_write(QTestState *qts, int bar, uint64_t off, const void *buf,
 /*
  * Program 2 MiB TLB window @n of BAR0 onto @addr (2 MiB aligned) of the
  * rectangle (@xs, @ys)-(@xe, @ye) on NOC @noc, strict ordering; packed
- * by hand from host-pcie-and-arc.md 7.2.
+ * by hand from tt-isa-documentation PCIExpressTile/HostToDeviceTLBs.md.
  */
 void tt_tlb_2m(QTestState *q, int n, uint64_t addr, int xs, int ys,
                int xe, int ye, int noc, int mcast);

@@ -3,7 +3,7 @@
  * slow LDM aliases, wall clock, unmodelled blocks.
  *
  * Register addresses: tt-metal tt_metal/hw/inc/.../blackhole/tensix.h and
- * tt-isa-documentation (tile-address-map.md sections 2-6).
+ * tt-isa-documentation BlackholeA0/TensixTile (SoftReset.md, BabyRISCV/).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -32,7 +32,7 @@ void libttsim_tile_wr_bytes(uint32_t x, uint32_t y, uint64_t addr,
                             const void *src, uint32_t size);
 void libttsim_clock(uint32_t n_clocks);
 
-/* ttsim's internal BAR physical bases (libttsim-abi.md 5) */
+/* ttsim's internal BAR physical bases (ttsim src/libttsim.cpp) */
 #define LIBTTSIM_BAR0_BASE  0x100000000ull
 #define LIBTTSIM_BAR0_SIZE  (512ull << 20)
 #define LIBTTSIM_BAR2_BASE  0x120000000ull

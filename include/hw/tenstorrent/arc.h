@@ -1,7 +1,7 @@
 /*
  * Tenstorrent Blackhole ARC tile, as host software sees it over the NOC:
  * CSM (ARC SRAM) holding the telemetry table and the message queues, and
- * the reset unit's scratch registers (host-pcie-and-arc.md section 9).
+ * the reset unit's scratch registers (tt-kmd blackhole.c, telemetry.h).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -21,7 +21,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTArc, TT_ARC)
 #define TT_ARC_X            8
 #define TT_ARC_Y            0
 
-/* NOC addresses inside the ARC tile (host-pcie-and-arc.md 9.1, 9.2) */
+/* NOC addresses inside the ARC tile (tt-kmd blackhole.c, telemetry.h) */
 #define TT_ARC_CSM_BASE     0x10000000u
 #define TT_ARC_CSM_SIZE     (512 * KiB)
 #define TT_ARC_RESET_BASE   0x80030000u
@@ -49,8 +49,8 @@ struct TTArc {
     uint32_t aiclk_mhz;
 
     /* properties */
-    uint32_t board_upi;         /* tt-umd board type (9.4) */
-    uint32_t enabled_tensix_cols;   /* firmware column order (9.4) */
+    uint32_t board_upi;         /* tt-umd board type */
+    uint32_t enabled_tensix_cols;   /* firmware column order */
     uint32_t enabled_gddr;
     uint32_t enabled_eth;
 };

@@ -63,7 +63,7 @@ TTDramBank *tt_soc_dram_at(TTBlackholeSoC *s, int x, int y);
 #define TYPE_TT_BLACKHOLE_MACHINE MACHINE_TYPE_NAME("blackhole")
 OBJECT_DECLARE_SIMPLE_TYPE(TTBlackholeMachine, TT_BLACKHOLE_MACHINE)
 
-/* Firmware-defined L1 addresses of one tt-metal release (tile-address-map 7) */
+/* Firmware-defined L1 addresses of one build (tt-metal dev_mem_map.h) */
 typedef struct TTFwLayout {
     const char *name;
     const char *desc;

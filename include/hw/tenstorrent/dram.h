@@ -1,7 +1,7 @@
 /*
- * Tenstorrent Blackhole GDDR6 bank: 4 GiB of RAM behind three NOC ports
- * that all alias the same store (noc-and-niu.md 13).  The RAM is allocated
- * lazily by the host kernel, so untouched banks cost no memory.
+ * Tenstorrent Blackhole GDDR6 bank: 4 GiB of RAM (as ttsim src/config.h
+ * models it) behind three NOC ports that all alias the same store.  The RAM
+ * is allocated lazily by the host kernel, so untouched banks cost no memory.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

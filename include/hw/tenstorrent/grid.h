@@ -17,7 +17,7 @@
 #ifndef HW_TENSTORRENT_GRID_H
 #define HW_TENSTORRENT_GRID_H
 
-/* Physical NOC0 grid: x 0..16, y 0..11 (noc-and-niu.md 8.1) */
+/* Physical NOC0 grid: x 0..16, y 0..11 (tt-umd blackhole_implementation.hpp) */
 #define TT_GRID_W               17
 #define TT_GRID_H               12
 #define TT_TENSIX_COLS          14

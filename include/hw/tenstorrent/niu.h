@@ -21,7 +21,7 @@
 #define TYPE_TT_NIU "tt-niu"
 OBJECT_DECLARE_SIMPLE_TYPE(TTNiu, TT_NIU)
 
-/* tt-isa-documentation BlackholeA0/NoC/MemoryMap.md; noc-and-niu.md 1-7 */
+/* tt-isa-documentation BlackholeA0/NoC/MemoryMap.md; noc_parameters.h */
 #define TT_NIU_CMD_BUFS         4
 #define TT_NIU_CMD_BUF_STRIDE   0x800u
 #define TT_NIU_CMD_BUF_REGS     (0x50 / 4)

@@ -1,6 +1,7 @@
 /*
  * Tenstorrent Blackhole PCIe endpoint: the three BARs the host sees and the
- * PCIe tile's side of the NOC (host-pcie-and-arc.md sections 2-7).
+ * PCIe tile's side of the NOC (tt-isa-documentation BlackholeA0/
+ * PCIExpressTile; tt-kmd blackhole.c).
  *
  * BAR0 (512 MiB): 202 TLB windows of 2 MiB, their configuration registers
  * at 0x1FC00000, the PCIe tile's NIUs at 0x1FD04000/0x1FD14000 and, on
@@ -37,18 +38,18 @@
 #define TYPE_TT_PCIE "tt-pcie"
 OBJECT_DECLARE_SIMPLE_TYPE(TTPcie, TT_PCIE)
 
-/* PCI identity (host-pcie-and-arc.md 1) */
+/* PCI identity (tt-kmd enumerate.h, enumerate.c) */
 #define TT_PCI_VENDOR_ID        0x1e52
 #define TT_PCI_DEVICE_ID        0xb140
 #define TT_PCI_CLASS            0x120000    /* processing accelerator */
 
-/* BARs (section 2) */
+/* BARs */
 #define TT_PCIE_BAR0_SIZE       (512 * MiB)
 #define TT_PCIE_BAR2_SIZE       (1 * MiB)
 #define TT_PCIE_BAR4_SIZE       (32 * GiB)
 #define TT_PCIE_NUM_BARS        3           /* BAR0, BAR2, BAR4 */
 
-/* TLB windows (section 7) */
+/* TLB windows (tt-isa-documentation PCIExpressTile/HostToDeviceTLBs.md) */
 #define TT_TLB_2M_COUNT         202
 #define TT_TLB_4G_COUNT         8
 #define TT_TLB_COUNT            (TT_TLB_2M_COUNT + TT_TLB_4G_COUNT)
@@ -64,13 +65,13 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTPcie, TT_PCIE)
 #define TT_PCIE_ARC_APB_BASE    0x1ff00000u     /* PCIe 1 only */
 #define TT_PCIE_ARC_APB_NOC     0x80000000u
 
-/* Outbound iATU in BAR2 (section 6.2) */
+/* Outbound iATU in BAR2 (tt-kmd blackhole.c) */
 #define TT_IATU_REGIONS         16
 #define TT_IATU_BASE            0x1000u
 #define TT_IATU_STRIDE          0x200u
 #define TT_IATU_REGS            9
 
-/* NOC addresses at the PCIe tile: bits [63:58] select a window (6.1) */
+/* NOC addresses at the PCIe tile: bits [63:58] select a window */
 #define TT_PCIE_WIN_SHIFT       58
 #define TT_PCIE_WIN_MASK        ((1ull << TT_PCIE_WIN_SHIFT) - 1)
 #define TT_PCIE_NIU_NOC_ADDR    0xffffffffff000000ull

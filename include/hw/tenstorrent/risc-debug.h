@@ -19,7 +19,7 @@
 #include "hw/registerfields.h"
 #include "hw/tenstorrent/grid.h"
 
-/* Offsets in the tile debug registers (tile-address-map.md 6.1) */
+/* Offsets in the tile debug registers (tt-metal blackhole/tensix.h) */
 REG32(RISC_DBG_CNTL_0, 0x080)
     FIELD(RISC_DBG_CNTL_0, DR, 0, 11)
     FIELD(RISC_DBG_CNTL_0, WRITE, 16, 1)

@@ -24,9 +24,9 @@
 #define TYPE_TT_RISCV_DEBUG_REGS "tt-riscv-debug-regs"
 OBJECT_DECLARE_SIMPLE_TYPE(TTRiscvDebugRegs, TT_RISCV_DEBUG_REGS)
 
-/* Offsets in DEBUG_REGS: tt-metal blackhole/tensix.h (tile-address-map 6.1) */
+/* Offsets in DEBUG_REGS: tt-metal blackhole/tensix.h */
 
-/* Debug bus: select a signal group, read 32 bits of it (6.1) */
+/* Debug bus: select a signal group, read 32 bits of it */
 REG32(DBG_BUS_CTRL, 0x054)
     FIELD(DBG_BUS_CTRL, SIG_SEL, 0, 16)
     FIELD(DBG_BUS_CTRL, DAISY_SEL, 16, 8)
@@ -51,7 +51,7 @@ REG32(DEST_CG_CTRL, 0x240)
 REG32(CG_CTRL_EN, 0x244)
 REG32(CG_KICK, 0x248)
 
-/* PC readback, offsets in the PIC block (tile-address-map.md 4) */
+/* PC readback, offsets in the PIC block (tt-isa-doc BabyRISCV/README.md) */
 REG32(PC_READBACK_BRISC, 0x138)
 REG32(PC_READBACK_TRISC2, 0x148)
 
@@ -61,7 +61,7 @@ REG32(PC_READBACK_TRISC2, 0x148)
 /* Bits >= 24 have no effect; bit 31 is tt-umd's staggered start. */
 #define TT_SOFT_RESET_MASK      0x00ffffffu
 
-/* Default reset PCs without override (tile-address-map.md 2.3) */
+/* Default reset PCs without override (tt-isa-doc SoftReset.md) */
 #define TT_NCRISC_DEFAULT_PC    0x12000u
 #define TT_TRISC0_DEFAULT_PC    0x06000u
 #define TT_TRISC_PC_STRIDE      0x04000u

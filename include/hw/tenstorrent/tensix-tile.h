@@ -31,7 +31,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTTensixTile, TT_TENSIX_TILE)
 #define TT_L1_SIZE              TT_TILE_L1_SIZE
 #define TT_LDM_BASE             TT_TILE_LDM_BASE
 #define TT_LDM_SIZE_DM          0x2000u     /* BRISC, NCRISC */
-#define TT_LDM_SIZE_TRISC       0x1000u     /* tile-address-map.md 3 */
+#define TT_LDM_SIZE_TRISC       0x1000u     /* TRISC0-2 */
 #define TT_SLOW_LDM_STRIDE      0x2000u
 
 struct TTTensixTile {

@@ -3,9 +3,10 @@
  *
  * With firmware=DIR the machine does what tt-metal's host does before it
  * releases BRISC (tt-metal tt_metal/llrt/llrt.cpp and hal.cpp, memory map
- * from tt_metal/hw/inc/blackhole/dev_mem_map.h): it writes each ELF's L1 segments to L1 and its LDM segments to the
- * layout's L1 scratch area (the firmware's crt copies them into LDM), the
- * bank-to-NOC and logical-to-virtual tables, the NCRISC/TRISC reset PCs, a
+ * from tt_metal/hw/inc/blackhole/dev_mem_map.h): it writes each ELF's L1
+ * segments to L1 and its LDM segments to the layout's L1 scratch area (the
+ * firmware's crt copies them into LDM), the bank-to-NOC and
+ * logical-to-virtual tables, the NCRISC/TRISC reset PCs, a
  * JAL to BRISC's firmware at L1 address 0 and RUN_MSG_INIT in the go
  * message, then releases BRISC on every tile.  With firmware=FILE a single
  * bare ELF is written into every tile's L1 and BRISC is released.

@@ -104,7 +104,7 @@ static void place_others(TTGrid *g)
     }
     set_node(g, 8, 0, TT_NODE_ARC, 0, 0);
     set_node(g, 8, 2, TT_NODE_SECURITY, 0, 0);
-    /* P150 uses PCIe0 at (2,0), P100A PCIe1 at (11,0) (tt-umd soc descriptors) */
+    /* P150 uses PCIe0 at (2,0), P100A PCIe1 at (11,0) (tt-umd socs) */
     g->pcie_x = g->board == TT_BOARD_P150 ? 2 : 11;
     set_node(g, g->pcie_x, 0, TT_NODE_PCIE, g->pcie_x == 2 ? 0 : 1, 0);
 }

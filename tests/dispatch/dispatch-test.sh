@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tools/tt-run end to end: tt-metal-shaped programs (tests/dispatch's
-# kernels, descriptions and data from gen-programs.py, results computed
+# kernels, data movement and compute (BF16 eltwise add and matmul),
+# descriptions and data from gen-programs.py, results computed
 # there) launched through launch messages on worker firmware, on one
 # tile, the 14x10 grid of a P150 and the 12x10 grid of a P100A, for both
 # firmware layouts, by slow dispatch (TLB windows) and fast dispatch (the
@@ -78,7 +79,8 @@ python3 "$src/tests/dispatch/cq-stream.py" "$tmp/stream"
 for layout in tt-metal-0079e94 blackhole-py-5d08c23; do
     for board in p150 p100a; do
         d=$tmp/$board
-        for prog in rw-1 rw-grid mcast; do
+        for prog in rw-1 rw-grid mcast add-1 add-grid matmul-1 \
+                    matmul-grid; do
             run_prog "slow dispatch, $layout firmware, $board: $prog" \
                 "$board" "$layout" "$lib" "$d/$prog.tt"
         done
@@ -96,7 +98,12 @@ for args in "p150 tt-metal-0079e94 rw-1" "p150 tt-metal-0079e94 rw-grid" \
             "p150 tt-metal-0079e94 mcast --no-mcast" \
             "p150 tt-metal-0079e94 mcast --dispatch-noc 1" \
             "p100a blackhole-py-5d08c23 rw-grid --dispatch-noc 1" \
-            "p150 tt-metal-0079e94 mcast --dispatch-noc 1 --go-via-dispatch-s"; do
+            "p150 tt-metal-0079e94 mcast --dispatch-noc 1 --go-via-dispatch-s" \
+            "p150 tt-metal-0079e94 add-1" "p150 tt-metal-0079e94 matmul-1" \
+            "p150 tt-metal-0079e94 add-grid" \
+            "p150 tt-metal-0079e94 matmul-grid" \
+            "p100a blackhole-py-5d08c23 matmul-grid" \
+            "p100a tt-metal-0079e94 add-grid --dispatch-noc 1"; do
     set -- $args
     board=$1 layout=$2 prog=$3
     shift 3
@@ -223,11 +230,11 @@ fi
 
 # The same binary on Tenstorrent's ttsim
 if [ -n "${TTSIM_LIB:-}" ]; then
-    for prog in rw-1 rw-grid mcast; do
+    for prog in rw-1 rw-grid mcast add-1 matmul-1 matmul-grid; do
         run_prog "slow dispatch on ttsim ($TTSIM_LIB), p150: $prog" \
             p150 tt-metal-0079e94 "$TTSIM_LIB" "$tmp/p150/$prog.tt"
     done
-    for prog in rw-1 rw-grid mcast; do
+    for prog in rw-1 rw-grid mcast add-1 matmul-1; do
         run_prog "fast dispatch on ttsim ($TTSIM_LIB), p150: $prog" \
             p150 tt-metal-0079e94 "$TTSIM_LIB" --fast --clocks 100000 \
             "$tmp/p150-fast/$prog.tt"

@@ -13,6 +13,14 @@ OUTDIR gets, for BOARD (p150 or p100a):
   mcast.tt     two multicast senders in row 2, each feeding the rest of
                its half of the grid over 4 rounds with ready/valid
                semaphores; the receivers sum the chunks
+  add-1.tt, add-grid.tt
+               compute kernels (TRISC0-2) adding two BF16 tile streams
+               that reader-ab feeds from GDDR through CBs 0 and 1;
+               writer-c takes the sums from CB 16 to GDDR: 4 tiles on
+               one tile, 2 per tile on every tile
+  matmul-1.tt, matmul-grid.tt
+               the same pipeline with a matmul: 64x64 by 64x64 on one
+               tile, 32x64 by 64x32 on every tile (each its own operands)
   count.tt     a counter kernel on four tiles, expected to read 1000 after
                1000 launches
   hang.tt      a kernel that never returns, on four tiles
@@ -81,6 +89,78 @@ output out dram 0x2000000 size={npages * PAGE} page={PAGE} expect={name}-out.bin
 
     rw("rw-1", "5,6", 1, 16, 2)
     rw("rw-grid", "all", ntiles, 4, 2)
+
+    # compute: BF16 tiles (32x32, four 16x16 faces, face-major) of small
+    # integers, so that every sum and product is exact in BF16 and in the
+    # FP32 Dst: the expected bytes need no tolerance
+    def bf16(v):
+        return struct.unpack("<I", struct.pack("<f", float(v)))[0] >> 16
+
+    def tile_bytes(m):
+        order = [(f // 2 * 16 + r, f % 2 * 16 + c)
+                 for f in range(4) for r in range(16) for c in range(16)]
+        return struct.pack("<1024H", *[bf16(m[r][c]) for r, c in order])
+
+    def rand_tile(lo, hi):
+        return [[rnd.randint(lo, hi) for _ in range(32)] for _ in range(32)]
+
+    TILE = 2048
+
+    def compute(name, cores, ncores, mm, mt, kt, nt):
+        """per core: A mt x kt tiles, B kt x nt (matmul) or mt x nt (add)"""
+        ta = mt * kt if mm else mt * nt
+        tb = kt * nt if mm else mt * nt
+        tc = mt * nt
+        a, b, c = [], [], []
+        for _ in range(ncores):
+            # |a| <= 2, |b| <= 1: a 64-deep dot product stays within 128
+            at = [rand_tile(-2, 2) if mm else rand_tile(-8, 8)
+                  for _ in range(ta)]
+            bt = [rand_tile(-1, 1) if mm else rand_tile(-8, 8)
+                  for _ in range(tb)]
+            for t in range(tc):
+                if mm:
+                    m, n = divmod(t, nt)
+                    ct = [[sum(at[m * kt + k][r][j] * bt[k * nt + n][j][col]
+                               for k in range(kt) for j in range(32))
+                           for col in range(32)] for r in range(32)]
+                else:
+                    ct = [[at[t][r][col] + bt[t][r][col]
+                           for col in range(32)] for r in range(32)]
+                c.append(tile_bytes(ct))
+            a += [tile_bytes(t) for t in at]
+            b += [tile_bytes(t) for t in bt]
+        write(name + "-a.bin", b"".join(a))
+        write(name + "-b.bin", b"".join(b))
+        write(name + "-c.bin", b"".join(c))
+        what = f"{mt}x{kt} by {kt}x{nt} tile matmul" if mm else \
+            f"add of {tc} tiles"
+        text(name + ".tt", f"""# BF16 {what} per core: GDDR -> reader-ab -> CBs 0, 1 ->
+# TRISC0-2 compute -> CB 16 -> writer-c -> GDDR
+cores {cores}
+kernel ncrisc reader-ab
+kernel brisc writer-c
+kernel trisc0 compute
+kernel trisc1 compute
+kernel trisc2 compute
+cb 0 pages={ta} page={TILE}
+cb 1 pages={tb} page={TILE}
+cb 16 pages={tc} page={TILE}
+sem 0
+rta ncrisc {{addr:a}} {{addr:b}} {TILE} {{i}}*{ta} {ta} {{i}}*{tb} {tb} {{banks}}
+rta brisc {{addr:c}} {TILE} {{i}}*{tc} {tc} {{banks}}
+rta trisc0 {int(mm)} {mt} {kt} {nt} 0
+rta trisc1 {int(mm)} {mt} {kt} {nt} 0
+rta trisc2 {int(mm)} {mt} {kt} {nt} 0
+input a dram 0x100000 file={name}-a.bin page={TILE}
+input b dram 0x1000000 file={name}-b.bin page={TILE}
+output c dram 0x2000000 size={ncores * tc * TILE} page={TILE} expect={name}-c.bin
+""")
+
+    compute("add-1", "5,6", 1, False, 1, 1, 4)
+    compute("add-grid", "all", ntiles, False, 1, 1, 2)
+    compute("matmul-1", "5,6", 1, True, 2, 2, 2)
+    compute("matmul-grid", "all", ntiles, True, 1, 2, 1)
 
     # multicast: senders (1,2) and (10,2); receivers below them
     rounds = 4

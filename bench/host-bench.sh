@@ -46,6 +46,7 @@ BEGIN {
     goal["bar0_rd32_latency"] = "abs 200"
     goal["bar0_wr32_latency"] = "abs 200"
     goal["bar0_write"] = "ratio 1"
+    goal["bar0_write_again"] = "ratio 1"
     goal["bar0_read"] = "ratio 1"
     goal["upload_unicast"] = "ratio 0.1"
     goal["w1_1core"] = "ratio 300"

@@ -18,6 +18,7 @@
 #include "system/memory.h"
 #include "tensix-internal.h"
 #include "hw/tenstorrent/spin-park.h"
+#include "hw/tenstorrent/tt-tile-map.h"     /* generated */
 
 /* THCON config words start here; global ones at TT_TENSIX_GLOBAL_CFG */
 #define TT_THCON_CFG_BASE   64
@@ -88,7 +89,7 @@ static void tt_dmareg_alu(TTTensix *t, int thread, uint32_t w)
 static void tt_loadstorereg(TTTensix *t, int thread, uint32_t w)
 {
     uint32_t *gpr = &t->th[thread].gpr[tt_storereg_tdma_data_reg_index(w)];
-    hwaddr addr = 0xffb00000u + (tt_storereg_reg_addr(w) << 2);
+    hwaddr addr = TT_TILE_LDM_BASE + (tt_storereg_reg_addr(w) << 2);
     MemTxResult r;
 
     if (addr < 0xffb11000u) {

@@ -332,31 +332,43 @@ static MemTxResult tt_pcie_host_rw(TTPcie *s, uint64_t addr, void *buf,
  * client serves only between its own BAR accesses, so the BAR access that
  * rang the doorbell must return first.
  */
+typedef struct TTPcieEdma {
+    TTPcie *s;
+    uint64_t src;
+    uint32_t dst, size;
+    uint32_t gen;       /* the device's reset generation at the doorbell */
+} TTPcieEdma;
+
 static void *tt_pcie_edma_thread(void *opaque)
 {
-    TTPcie *s = opaque;
-    uint32_t size = qatomic_read(&s->dbi[TT_EDMA_RD_SIZE / 4]);
-    uint64_t src = deposit64(qatomic_read(&s->dbi[TT_EDMA_RD_SAR_LO / 4]),
-                             32, 32,
-                             qatomic_read(&s->dbi[TT_EDMA_RD_SAR_HI / 4]));
-    uint32_t dst = qatomic_read(&s->dbi[TT_EDMA_RD_DAR_LO / 4]);
+    g_autofree TTPcieEdma *e = opaque;
+    TTPcie *s = e->s;
     g_autofree uint8_t *buf = g_malloc(TT_EDMA_CHUNK);
     uint32_t done = 0;
+    bool reset = false;
 
-    while (done < size) {
-        uint32_t n = MIN(size - done, TT_EDMA_CHUNK);
+    while (done < e->size && !reset) {
+        uint32_t n = MIN(e->size - done, TT_EDMA_CHUNK);
 
-        if (tt_pcie_host_rw(s, src + done, buf, n, false) != MEMTX_OK) {
+        if (tt_pcie_host_rw(s, e->src + done, buf, n, false) != MEMTX_OK) {
             break;          /* logged; the transfer stops there */
         }
         bql_lock();         /* tile registers behind a window expect it */
-        tt_pcie_bar_rw(s, 0, dst + done, buf, n, true);
+        /* a reset (under the BQL) ended the transfer: write nothing more */
+        reset = qatomic_read(&s->edma_gen) != e->gen;
+        if (!reset) {
+            tt_pcie_bar_rw(s, 0, e->dst + done, buf, n, true);
+            done += n;
+        }
         bql_unlock();
-        done += n;
     }
-    trace_tt_pcie_edma(src, dst, size, done);
-    qatomic_set(&s->dbi[TT_EDMA_RD_SIZE / 4], 0);
-    qatomic_set(&s->edma_busy, false);
+    trace_tt_pcie_edma(e->src, e->dst, e->size, done);
+    bql_lock();
+    if (qatomic_read(&s->edma_gen) == e->gen) {
+        qatomic_set(&s->dbi[TT_EDMA_RD_SIZE / 4], 0);
+        qatomic_set(&s->edma_busy, false);
+    }
+    bql_unlock();
     return NULL;
 }
 
@@ -365,6 +377,7 @@ static void tt_pcie_edma_doorbell(TTPcie *s, uint32_t val)
     uint32_t size = qatomic_read(&s->dbi[TT_EDMA_RD_SIZE / 4]);
     uint32_t dst = qatomic_read(&s->dbi[TT_EDMA_RD_DAR_LO / 4]);
     QemuThread thread;
+    TTPcieEdma *e;
 
     if (val != 1) {
         qemu_log_mask(LOG_UNIMP, "tt-pcie: eDMA doorbell 0x%x: only "
@@ -385,7 +398,14 @@ static void tt_pcie_edma_doorbell(TTPcie *s, uint32_t val)
                       "transfer; ignored\n");
         return;
     }
-    qemu_thread_create(&thread, "tt-pcie-edma", tt_pcie_edma_thread, s,
+    e = g_new(TTPcieEdma, 1);
+    *e = (TTPcieEdma) {
+        .s = s, .dst = dst, .size = size,
+        .src = deposit64(qatomic_read(&s->dbi[TT_EDMA_RD_SAR_LO / 4]), 32, 32,
+                         qatomic_read(&s->dbi[TT_EDMA_RD_SAR_HI / 4])),
+        .gen = qatomic_read(&s->edma_gen),
+    };
+    qemu_thread_create(&thread, "tt-pcie-edma", tt_pcie_edma_thread, e,
                        QEMU_THREAD_DETACHED);
 }
 
@@ -692,6 +712,9 @@ static void tt_pcie_reset_hold(Object *obj, ResetType type)
 
     memset(s->tlb, 0, sizeof(s->tlb));
     memset(s->strided, 0, sizeof(s->strided));
+    /* a transfer under way stops before its next chunk */
+    qatomic_inc(&s->edma_gen);
+    qatomic_set(&s->edma_busy, false);
     if (s->dbi) {
         memset(s->dbi, 0, TT_PCIE_BAR2_SIZE);
         s->dbi[TT_DBI_DEVCTL / 4] = TT_DBI_DEVCTL_RESET;

@@ -277,6 +277,45 @@ static void test_edma(void)
     qtest_quit(q);
 }
 
+/*
+ * A system reset during a transfer ends it: the reset chip's TLB windows
+ * point elsewhere, so the rest must not be written, and a transfer started
+ * after the reset runs at once.  400 MiB through 200 windows onto GDDR
+ * bank 0 keeps the first transfer busy well past the reset.
+ */
+static void test_edma_reset(void)
+{
+    QTestState *q = qtest_init("-M blackhole "
+                               "-global tt-pcie.host-mem-size=512M");
+    uint32_t in[4] = { 0x11111111, 0x22222222, 0x33333333, 0x44444444 };
+    uint32_t out[4];
+
+    for (int n = 0; n < 200; n++) {
+        tt_tlb_2m(q, n, (uint64_t)n << 21, 17, 12, 17, 12, 0, 0);
+    }
+    tt_bar_writel(q, 2, EDMA_SAR_LO, 0);
+    tt_bar_writel(q, 2, EDMA_SAR_HI, 0);
+    tt_bar_writel(q, 2, EDMA_DAR_LO, 0);
+    tt_bar_writel(q, 2, EDMA_DAR_HI, 0);
+    tt_bar_writel(q, 2, EDMA_SIZE, 400 << 20);
+    tt_bar_writel(q, 2, EDMA_DOORBELL, 1);
+    qtest_system_reset(q);
+    g_assert_cmphex(tt_bar_readl(q, 2, EDMA_SIZE), ==, 0);
+
+    tt_write(q, 2, 0, "-", 0x40000, in, sizeof(in));
+    tt_tlb_2m(q, 11, 0, 3, 4, 3, 4, 0, 0);
+    tt_bar_writel(q, 2, EDMA_SAR_LO, 0x40000);
+    tt_bar_writel(q, 2, EDMA_DAR_LO, WIN_2M(11) + 0x8000);
+    tt_bar_writel(q, 2, EDMA_SIZE, sizeof(in));
+    tt_bar_writel(q, 2, EDMA_DOORBELL, 1);
+    g_assert_true(edma_wait(q));
+    /* and nothing of the first transfer lands there later */
+    g_usleep(300 * 1000);
+    tt_read(q, 3, 4, "brisc", 0x8000, out, sizeof(out));
+    g_assert_cmpmem(in, sizeof(in), out, sizeof(out));
+    qtest_quit(q);
+}
+
 static void test_bad_input(void)
 {
     QTestState *q = qtest_init("-M blackhole -d guest_errors,unimp");
@@ -329,6 +368,7 @@ int main(int argc, char **argv)
     qtest_add_func("/tt/pcie/bar4-4g", test_bar4_4g);
     qtest_add_func("/tt/pcie/iatu", test_iatu);
     qtest_add_func("/tt/pcie/edma", test_edma);
+    qtest_add_func("/tt/pcie/edma-reset", test_edma_reset);
     qtest_add_func("/tt/pcie/bad-input", test_bad_input);
     return g_test_run();
 }

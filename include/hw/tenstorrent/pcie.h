@@ -102,6 +102,7 @@ struct TTPcie {
     uint32_t strided[TT_TLB_STRIDED_COUNT];
     uint32_t *dbi;                          /* BAR2, TT_PCIE_BAR2_SIZE */
     bool edma_busy;                         /* a transfer is under way */
+    uint32_t edma_gen;                      /* bumped by reset: ends it */
 
     /* properties */
     uint8_t x;                              /* physical x: 2 or 11 */

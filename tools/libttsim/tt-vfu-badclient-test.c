@@ -193,8 +193,14 @@ static bool qemu_start(const char *bin)
 {
     struct stat st;
     double end = now() + QEMU_START_S;
+    const char *base = getenv("TMPDIR");
 
-    strcpy(t.dir, "/tmp/tt-vfu-bad.XXXXXX");
+    /* $TMPDIR unless the sockets' paths would not fit */
+    if (!base || !*base ||
+        snprintf(t.dir, sizeof(t.dir), "%s/tt-vfu-bad.XXXXXX", base) >=
+        (int)sizeof(t.dir)) {
+        snprintf(t.dir, sizeof(t.dir), "%s/tt-vfu-bad.XXXXXX", P_tmpdir);
+    }
     if (!mkdtemp(t.dir)) {
         perror("mkdtemp");
         return false;

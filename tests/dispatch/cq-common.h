@@ -235,6 +235,31 @@ static inline void cq_reader_copy(const CQReader *r, uint32_t pos,
 }
 
 /*
+ * The go signal's unicast destinations (a count, then that many NOC xy
+ * words) at @pos into @data, each checked to be a Tensix tile; returns
+ * the position of the next command
+ */
+static inline uint32_t cq_set_noc_data(const CQReader *r, uint32_t pos,
+                                       uint32_t *data)
+{
+    volatile CQDispatchSetCount *c =
+        (volatile CQDispatchSetCount *)cq_reader_addr(r, pos);
+    uint32_t n = c->value;
+
+    if (n > CQ_MAX_GO_NOC_DATA) {
+        cq_fail(CQ_ERR_BAD_COUNT, n, pos);
+    }
+    cq_reader_wait(r, pos, sizeof(*c) + 4 * n);
+    cq_reader_copy(r, pos + sizeof(*c), data, 4 * n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (!cq_tensix_xy(data[i])) {
+            cq_fail(CQ_ERR_BAD_DEST, data[i], pos);
+        }
+    }
+    return pos + ((sizeof(*c) + 4 * n + 15) & ~15u);
+}
+
+/*
  * Write [pos, pos + len) of the ring to (@hi, @mid:@addr) as data
  * arrives, split where the ring wraps; @ndests: multicast; releases
  * pages as it passes them.  Returns the position after the data.

@@ -279,25 +279,6 @@ static void go_signal(uint32_t pos)
     cb.pos = pos + sizeof(*c);
 }
 
-static void set_noc_data(uint32_t pos)
-{
-    volatile CQDispatchSetCount *c =
-        (volatile CQDispatchSetCount *)addr_of(pos);
-    uint32_t n = c->value;
-
-    if (n > CQ_MAX_GO_NOC_DATA) {
-        cq_fail(CQ_ERR_BAD_COUNT, n, pos);
-    }
-    cq_reader_wait(&cb, pos, sizeof(*c) + 4 * n);
-    cq_reader_copy(&cb, pos + sizeof(*c), go_noc_data, 4 * n);
-    for (uint32_t i = 0; i < n; i++) {
-        if (!cq_tensix_xy(go_noc_data[i])) {
-            cq_fail(CQ_ERR_BAD_DEST, go_noc_data[i], pos);
-        }
-    }
-    cb.pos = pos + ((sizeof(*c) + 4 * n + 15) & ~15u);
-}
-
 /* dispatch_s may send its next go signal: one per index bit */
 static void notify_sub(uint32_t pos)
 {
@@ -413,7 +394,7 @@ static int run_command(void)
         notify_sub(pos);
         break;
     case CQ_DISPATCH_SET_GO_SIGNAL_NOC_DATA:
-        set_noc_data(pos);
+        cb.pos = cq_set_noc_data(&cb, pos, go_noc_data);
         break;
     case CQ_DISPATCH_CMD_TIMESTAMP:
         timestamp(pos);

@@ -38,6 +38,7 @@
  */
 #include <stdint.h>
 #include "layout.h"
+#include "cb.h"
 #include "tt.h"
 #include "noc.h"
 
@@ -52,17 +53,6 @@
 #define DEST_CG_CTRL        0xffb12240u
 #define TDMA_CLK_GATE_EN    0xffb11024u
 #define RISCV_IC_INVALIDATE 0xffef02e4u     /* config word 185 */
-
-typedef struct CBInterface {
-    uint32_t fifo_size;
-    uint32_t fifo_limit;
-    uint32_t fifo_page_size;
-    uint32_t fifo_num_pages;
-    uint32_t fifo_rd_ptr;
-    uint32_t fifo_wr_ptr;
-    uint32_t tiles_acked_received_init;
-    uint32_t fifo_wr_tile_ptr;
-} CBInterface;
 
 /* What kernels read (kernel.h), under tt-metal's names */
 volatile uint32_t *rta_l1_base;

@@ -33,6 +33,7 @@
 
 #include <stdint.h>
 #include "layout.h"
+#include "cb.h"
 #include "tt.h"
 #include "noc.h"
 
@@ -48,17 +49,6 @@
 
 #define NOC_MAX_BURST       16384u      /* bytes per NOC packet */
 #define MEM_NOC_ATOMIC_RET  0x4u        /* L1 scratch for atomic results */
-
-typedef struct CBInterface {
-    uint32_t fifo_size;
-    uint32_t fifo_limit;
-    uint32_t fifo_page_size;
-    uint32_t fifo_num_pages;
-    uint32_t fifo_rd_ptr;
-    uint32_t fifo_wr_ptr;
-    uint32_t tiles_acked_received_init;
-    uint32_t fifo_wr_tile_ptr;
-} CBInterface;
 
 /* The firmware's state, by address (fw-syms-ROLE.h) */
 #define K_RTA_BASE  (*(uint32_t *volatile *)(uintptr_t)FW_SYM_RTA_L1_BASE)

@@ -887,10 +887,28 @@ static void tt_niu_realize(DeviceState *dev, Error **errp)
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
 }
 
+/*
+ * Every transaction completes inside the NOC_CMD_CTRL write that issues it
+ * (@buf is scratch under @lock), so a stopped machine has none in flight:
+ * the command buffers, configuration and counters are the whole state.
+ * The routing configuration (NIU_CFG_0, ROUTER_CFG_1/3) is cached by the
+ * fabric's listeners (host-map.c), which must see the loaded values.
+ */
+static int tt_niu_post_load(void *opaque, int version_id)
+{
+    TTNiu *s = opaque;
+
+    if (s->fabric) {
+        tt_noc_routing_changed(s->fabric);
+    }
+    return 0;
+}
+
 static const VMStateDescription vmstate_tt_niu = {
     .name = TYPE_TT_NIU,
     .version_id = 1,
     .minimum_version_id = 1,
+    .post_load = tt_niu_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_2DARRAY(cmd, TTNiu, TT_NIU_CMD_BUFS,
                                TT_NIU_CMD_BUF_REGS),

@@ -36,6 +36,8 @@
 #include "system/ramblock.h"
 #include "system/physmem.h"
 #include "exec/cpu-common.h"
+#include "qemu/error-report.h"
+#include "migration/cpu.h"
 #include "hw/tenstorrent/spin-park.h"
 #include "trace.h"
 
@@ -270,3 +272,73 @@ void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, MemoryRegion *ram,
     s->ram = ram;
     qemu_ram_block_set_write_notify(ram->ram_block, tt_spin_ram_written, s);
 }
+
+/*
+ * Migration: the sampler of every core and the tile's wake generation
+ * migrate as they are, so that a restored machine parks and wakes its
+ * cores at the same points as the one it was saved from.  A core that
+ * was armed watched its tile's RAM for stores; the watch is a property of
+ * the RAM block, not migrated, so post_load arms it again (a store before
+ * the save bumped wake_gen, which is migrated).
+ */
+static const VMStateDescription vmstate_tt_spin_core = {
+    .name = "tt-spin-core",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_INT32(state, TTSpinCore),
+        VMSTATE_INT32(matches, TTSpinCore),
+        VMSTATE_INT32(period, TTSpinCore),
+        VMSTATE_UINT32(armed_gen, TTSpinCore),
+        VMSTATE_UINTTL(pc, TTSpinCore),
+        VMSTATE_UINT32(epoch, TTSpinCore),
+        VMSTATE_UINTTL_ARRAY(gpr, TTSpinCore, 32),
+        VMSTATE_UINT64(parks, TTSpinCore),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static int tt_spin_tile_post_load(void *opaque, int version_id)
+{
+    TTSpinTile *s = opaque;
+    bool armed = false;
+
+    if (s->rekick >= BIT(TT_CORES_PER_TILE)) {
+        error_report("tt-spin: migration stream has re-kick mask 0x%x",
+                     s->rekick);
+        return -EINVAL;
+    }
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        TTSpinCore *c = &s->core[r];
+
+        if ((c->state != TT_SPIN_IDLE && c->state != TT_SPIN_ARMED) ||
+            c->period < 0 || c->period > TT_SPIN_PERIOD_MAX) {
+            error_report("tt-spin: migration stream has core %d in state %d "
+                         "with period %d", r, c->state, c->period);
+            return -EINVAL;
+        }
+        armed |= c->state == TT_SPIN_ARMED;
+    }
+    if (armed && s->ram) {
+        physical_memory_watch_writes(s->ram->ram_block);
+    }
+    if (s->rekick && s->bh) {
+        qemu_bh_schedule(s->bh);
+    }
+    return 0;
+}
+
+const VMStateDescription vmstate_tt_spin_tile = {
+    .name = "tt-spin-tile",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = tt_spin_tile_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(wake_gen, TTSpinTile),
+        VMSTATE_UINT32(rekick, TTSpinTile),
+        VMSTATE_STRUCT_ARRAY(core, TTSpinTile, TT_CORES_PER_TILE, 1,
+                             vmstate_tt_spin_core, TTSpinCore),
+        VMSTATE_UINT64(wakes, TTSpinTile),
+        VMSTATE_END_OF_LIST()
+    },
+};

@@ -10,6 +10,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/error-report.h"
 #include "qapi/error.h"
 #include "hw/qdev-properties.h"
 #include "hw/sysbus.h"
@@ -286,12 +287,60 @@ static const Property tt_tensix_tile_props[] = {
     DEFINE_PROP_UINT64("ram-offset", TTTensixTile, ram_offset, 0),
 };
 
+/*
+ * The cores' Tenstorrent additions to the RISC-V state, which the CPU's
+ * own vmstate does not know: the custom CSRs (tt_csr.c) and the parking
+ * sampler's per-core counters and park state (spin-park.c).
+ */
+static const VMStateDescription vmstate_tt_tile_core = {
+    .name = "tt-tensix-tile/core",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(env.tt_csr, RISCVCPU, TT_CSR_SLOTS),
+        VMSTATE_INT32(env.tt_spin_count, RISCVCPU),
+        VMSTATE_UINT32(env.tt_spin_epoch, RISCVCPU),
+        VMSTATE_UINT32(env.tt_park, RISCVCPU),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static int tt_tensix_tile_post_load(void *opaque, int version_id)
+{
+    TTTensixTile *t = opaque;
+
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        if (t->core[r].env.tt_park > TT_PARK_STALLED) {
+            error_report("tt-tensix-tile x%dy%d: migration stream has core "
+                         "%d in park state %u", t->x, t->y, r,
+                         t->core[r].env.tt_park);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_tt_tensix_tile = {
+    .name = TYPE_TT_TENSIX_TILE,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = tt_tensix_tile_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT_ARRAY(core, TTTensixTile, TT_CORES_PER_TILE, 1,
+                             vmstate_tt_tile_core, RISCVCPU),
+        VMSTATE_STRUCT(spin, TTTensixTile, 1, vmstate_tt_spin_tile,
+                       TTSpinTile),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 static void tt_tensix_tile_class_init(ObjectClass *klass, const void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
 
     dc->desc = "Tenstorrent Blackhole Tensix tile";
     dc->realize = tt_tensix_tile_realize;
+    dc->vmsd = &vmstate_tt_tensix_tile;
     dc->user_creatable = false;
     device_class_set_props(dc, tt_tensix_tile_props);
 }

@@ -20,6 +20,7 @@
 #include "system/memory.h"
 #include "block/aio.h"
 #include "target/riscv/cpu.h"
+#include "migration/vmstate.h"
 
 typedef struct TTSpinTile TTSpinTile;
 
@@ -53,6 +54,9 @@ struct TTSpinTile {
     TTSpinCore core[TT_CORES_PER_TILE];
     uint64_t wakes;
 };
+
+/* The tile's parking state, migrated as part of its Tensix tile */
+extern const VMStateDescription vmstate_tt_spin_tile;
 
 /* Set up parking for one tile whose cores' RAM is all in @ram. */
 void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, MemoryRegion *ram,

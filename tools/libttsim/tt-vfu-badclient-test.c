@@ -41,32 +41,9 @@
 #include "hw/tenstorrent/host-map-abi.h"
 #include "tt-test.h"
 #include "vfu-client.h"
+#include "vfu-proto.h"
 
-/* vfio-user wire format (docs/interop/vfio-user.rst), to craft bad input */
-enum {
-    CMD_VERSION = 1,
-    CMD_DMA_MAP = 2,
-    CMD_DMA_UNMAP = 3,
-    CMD_REGION_READ = 9,
-    CMD_REGION_WRITE = 10,
-};
-#define F_REPLY             0x1u
-#define F_ERROR             (1u << 5)
 #define BAD_ID              0x7bad
-
-typedef struct Hdr {
-    uint16_t id;
-    uint16_t cmd;
-    uint32_t size;
-    uint32_t flags;
-    uint32_t err;
-} Hdr;
-
-typedef struct Access {
-    uint64_t offset;
-    uint32_t region;
-    uint32_t count;
-} Access;
 
 typedef struct DmaMap {
     uint32_t argsz;
@@ -520,7 +497,7 @@ static bool next_client_ok(void)
 static size_t put_msg(uint8_t *buf, uint16_t cmd, uint32_t size,
                       uint32_t flags, const void *body, size_t len)
 {
-    Hdr h = { BAD_ID, cmd, size, flags, 0 };
+    VfuHeader h = { BAD_ID, cmd, size, flags, 0 };
 
     memcpy(buf, &h, sizeof(h));
     if (len) {
@@ -533,13 +510,13 @@ static size_t put_msg(uint8_t *buf, uint16_t cmd, uint32_t size,
 static size_t put_cmd(uint8_t *buf, uint16_t cmd, const void *body,
                       size_t len)
 {
-    return put_msg(buf, cmd, sizeof(Hdr) + len, 0, body, len);
+    return put_msg(buf, cmd, sizeof(VfuHeader) + len, 0, body, len);
 }
 
 static size_t put_access(uint8_t *buf, uint16_t cmd, uint32_t region,
                          uint64_t offset, uint32_t count, uint32_t data_len)
 {
-    Access a = { offset, region, count };
+    VfuRegionAccess a = { offset, region, count };
     uint8_t body[sizeof(a) + 256] = { 0 };
 
     memcpy(body, &a, sizeof(a));
@@ -554,7 +531,7 @@ static size_t put_version(uint8_t *buf, uint16_t major, const char *json,
 
     memcpy(body, v, sizeof(v));
     memcpy(body + sizeof(v), json, json_len);
-    return put_cmd(buf, CMD_VERSION, body, sizeof(v) + json_len);
+    return put_cmd(buf, VFU_CMD_VERSION, body, sizeof(v) + json_len);
 }
 
 static bool raw_send(int fd, const void *buf, size_t len, const int *fds,
@@ -597,7 +574,7 @@ static bool recv_all(int fd, void *buf, size_t len)
 enum { GOT_OK, GOT_ERROR, GOT_EOF, GOT_NOTHING };
 
 /* What the server answered: a reply (payload dropped), EOF or nothing */
-static int raw_answer(int fd, Hdr *h)
+static int raw_answer(int fd, VfuHeader *h)
 {
     static uint8_t junk[1u << 20];
     ssize_t n = recv(fd, h, sizeof(*h), MSG_WAITALL);
@@ -605,17 +582,17 @@ static int raw_answer(int fd, Hdr *h)
     if (n == 0 || (n < 0 && errno == ECONNRESET)) {
         return GOT_EOF;
     }
-    if (n != sizeof(*h) || h->size < sizeof(*h) ||
-        h->size - sizeof(*h) > sizeof(junk) ||
-        !recv_all(fd, junk, h->size - sizeof(*h))) {
+    if (n != sizeof(*h) || h->msg_size < sizeof(*h) ||
+        h->msg_size - sizeof(*h) > sizeof(junk) ||
+        !recv_all(fd, junk, h->msg_size - sizeof(*h))) {
         return GOT_NOTHING;
     }
-    if (h->id != BAD_ID || (h->flags & 0xf) != F_REPLY) {
-        printf("# unexpected reply: id 0x%x flags 0x%x\n", h->id, h->flags);
+    if (h->msg_id != BAD_ID || (h->flags & VFU_FLAG_TYPE_MASK) != VFU_FLAG_TYPE_REPLY) {
+        printf("# unexpected reply: id 0x%x flags 0x%x\n", h->msg_id, h->flags);
         return GOT_NOTHING;
     }
-    if (h->flags & F_ERROR) {
-        printf("# server refused: %s\n", strerror(h->err));
+    if (h->flags & VFU_FLAG_ERROR) {
+        printf("# server refused: %s\n", strerror(h->error_no));
         return GOT_ERROR;
     }
     return GOT_OK;
@@ -626,7 +603,7 @@ static bool refused_at_handshake(const void *msg, size_t len,
                                  const int *fds, int nfds)
 {
     int fd = unix_connect(t.sock, REPLY_WAIT_S);
-    Hdr h;
+    VfuHeader h;
     int r;
 
     if (fd < 0) {
@@ -649,7 +626,7 @@ static bool answered(const void *msg, size_t len, const int *fds, int nfds,
 {
     VfuClient c;
     uint32_t v;
-    Hdr h;
+    VfuHeader h;
     bool ok;
 
     if (!client_open(&c)) {
@@ -691,7 +668,7 @@ static bool bad_version_size(uint32_t size)
     uint8_t m[64];
     size_t n = put_version(m, 0, "{}", 3);
 
-    ((Hdr *)m)->size = size;
+    ((VfuHeader *)m)->msg_size = size;
     return refused_at_handshake(m, n, NULL, 0);
 }
 
@@ -753,7 +730,7 @@ static bool bad_no_version(void)
 {
     uint8_t m[64];
 
-    return refused_at_handshake(m, put_access(m, CMD_REGION_READ, 0, 0, 4, 0),
+    return refused_at_handshake(m, put_access(m, VFU_CMD_REGION_READ, 0, 0, 4, 0),
                                 NULL, 0);
 }
 
@@ -761,9 +738,9 @@ static bool bad_no_version(void)
 
 static bool bad_size(uint32_t size)
 {
-    uint8_t m[sizeof(Hdr)];
+    uint8_t m[sizeof(VfuHeader)];
 
-    return refused(m, put_msg(m, CMD_REGION_READ, size, 0, NULL, 0));
+    return refused(m, put_msg(m, VFU_CMD_REGION_READ, size, 0, NULL, 0));
 }
 
 static bool bad_size_tiny(void)
@@ -778,7 +755,7 @@ static bool bad_size_huge(void)
 
 static bool bad_no_payload(void)
 {
-    return bad_size(sizeof(Hdr));
+    return bad_size(sizeof(VfuHeader));
 }
 
 static bool bad_command(void)
@@ -794,9 +771,9 @@ static bool bad_command(void)
  */
 static bool bad_reply_type(void)
 {
-    uint8_t m[sizeof(Hdr)];
+    uint8_t m[sizeof(VfuHeader)];
 
-    return refused(m, put_msg(m, CMD_REGION_READ, sizeof(m), F_REPLY, NULL,
+    return refused(m, put_msg(m, VFU_CMD_REGION_READ, sizeof(m), VFU_FLAG_TYPE_REPLY, NULL,
                               0));
 }
 
@@ -810,28 +787,28 @@ static bool bad_access(uint16_t cmd, uint32_t region, uint64_t offset,
 
 static bool bad_region_index(void)
 {
-    return bad_access(CMD_REGION_READ, 50, 0, 4, 0);
+    return bad_access(VFU_CMD_REGION_READ, 50, 0, 4, 0);
 }
 
 static bool bad_past_end(void)
 {
-    return bad_access(CMD_REGION_READ, VFU_REGION_BAR2, (1u << 20) - 4, 8, 0);
+    return bad_access(VFU_CMD_REGION_READ, VFU_REGION_BAR2, (1u << 20) - 4, 8, 0);
 }
 
 static bool bad_wrapping(void)
 {
-    return bad_access(CMD_REGION_WRITE, VFU_REGION_BAR0, UINT64_MAX - 3, 8,
+    return bad_access(VFU_CMD_REGION_WRITE, VFU_REGION_BAR0, UINT64_MAX - 3, 8,
                       8);
 }
 
 static bool bad_huge_count(void)
 {
-    return bad_access(CMD_REGION_READ, VFU_REGION_BAR0, 0, 0x80000000u, 0);
+    return bad_access(VFU_CMD_REGION_READ, VFU_REGION_BAR0, 0, 0x80000000u, 0);
 }
 
 static bool bad_count_mismatch(void)
 {
-    return bad_access(CMD_REGION_WRITE, VFU_REGION_BAR0, WIN_BASE + 0x100000,
+    return bad_access(VFU_CMD_REGION_WRITE, VFU_REGION_BAR0, WIN_BASE + 0x100000,
                       64, 8);
 }
 
@@ -839,7 +816,7 @@ static bool bad_short_access(void)
 {
     uint8_t m[64], body[8] = { 0 };
 
-    return refused(m, put_cmd(m, CMD_REGION_READ, body, sizeof(body)));
+    return refused(m, put_cmd(m, VFU_CMD_REGION_READ, body, sizeof(body)));
 }
 
 /* Accepted as a no-op: nothing to refuse, nothing changes */
@@ -847,19 +824,19 @@ static bool zero_count(void)
 {
     uint8_t m[64];
 
-    return answered(m, put_access(m, CMD_REGION_WRITE, VFU_REGION_BAR0,
+    return answered(m, put_access(m, VFU_CMD_REGION_WRITE, VFU_REGION_BAR0,
                                   WIN_BASE, 0, 0), NULL, 0, GOT_OK);
 }
 
 static bool bad_mailbox_access(void)
 {
-    return bad_access(CMD_REGION_READ, VFU_REGION_VGA, MBOX_STATUS, 2, 0);
+    return bad_access(VFU_CMD_REGION_READ, VFU_REGION_VGA, MBOX_STATUS, 2, 0);
 }
 
 /* No register starts at offset 1 */
 static bool bad_config_write(void)
 {
-    return bad_access(CMD_REGION_WRITE, VFU_REGION_CONFIG, 1, 1, 1);
+    return bad_access(VFU_CMD_REGION_WRITE, VFU_REGION_CONFIG, 1, 1, 1);
 }
 
 /* QEMU's open descriptors while a normal client is attached */
@@ -888,7 +865,7 @@ static bool fds_attached(void)
         fds[i] = null;
     }
     ok = null >= 0 &&
-         answered(m, put_access(m, CMD_REGION_READ, VFU_REGION_BAR2,
+         answered(m, put_access(m, VFU_CMD_REGION_READ, VFU_REGION_BAR2,
                                 EDMA_SIZE, 4, 0), fds, 64, GOT_OK);
     close(null);
     after = attached_fds();
@@ -904,7 +881,7 @@ static size_t put_dma_map(uint8_t *buf, uint32_t argsz, uint32_t flags,
 {
     DmaMap d = { argsz, flags, 0, addr, size };
 
-    return put_cmd(buf, CMD_DMA_MAP, &d, sizeof(d));
+    return put_cmd(buf, VFU_CMD_DMA_MAP, &d, sizeof(d));
 }
 
 static bool bad_dma_argsz(void)
@@ -949,7 +926,7 @@ static bool dma_maps(const uint64_t *addr, const uint64_t *size, int n)
 {
     VfuClient c;
     uint8_t m[64];
-    Hdr h;
+    VfuHeader h;
     int r = GOT_NOTHING;
 
     if (!client_open(&c)) {
@@ -992,7 +969,7 @@ static bool bad_dma_unmap(void)
     DmaUnmap d = { sizeof(d), 0, 0x700000, 0x1000 };
     uint8_t m[64];
 
-    return refused(m, put_cmd(m, CMD_DMA_UNMAP, &d, sizeof(d)));
+    return refused(m, put_cmd(m, VFU_CMD_DMA_UNMAP, &d, sizeof(d)));
 }
 
 static bool edma_start(VfuClient *c, uint64_t host, uint32_t len)
@@ -1031,7 +1008,7 @@ static bool dma_unbacked(void)
 {
     VfuClient c;
     uint8_t m[64];
-    Hdr h;
+    VfuHeader h;
     bool ok;
 
     if (!client_open(&c)) {
@@ -1149,19 +1126,19 @@ static bool send_and_close(const void *msg, size_t len)
 /* 64 KiB announced, 100 bytes after the header sent */
 static bool truncated_write(void)
 {
-    uint8_t m[sizeof(Hdr) + 100] = { 0 };
-    Access a = { WIN_BASE + 0x100000, VFU_REGION_BAR0, 64u << 10 };
+    uint8_t m[sizeof(VfuHeader) + 100] = { 0 };
+    VfuRegionAccess a = { WIN_BASE + 0x100000, VFU_REGION_BAR0, 64u << 10 };
 
-    put_msg(m, CMD_REGION_WRITE, sizeof(Hdr) + sizeof(a) + a.count, 0, &a,
+    put_msg(m, VFU_CMD_REGION_WRITE, sizeof(VfuHeader) + sizeof(a) + a.count, 0, &a,
             sizeof(a));
     return send_and_close(m, sizeof(m));
 }
 
 static bool header_only(void)
 {
-    uint8_t m[sizeof(Hdr)];
+    uint8_t m[sizeof(VfuHeader)];
 
-    put_msg(m, CMD_REGION_WRITE, sizeof(Hdr) + sizeof(Access) + 64, 0, NULL,
+    put_msg(m, VFU_CMD_REGION_WRITE, sizeof(VfuHeader) + sizeof(VfuRegionAccess) + 64, 0, NULL,
             0);
     return send_and_close(m, sizeof(m));
 }
@@ -1170,15 +1147,15 @@ static bool half_header(void)
 {
     uint8_t m[64];
 
-    put_access(m, CMD_REGION_READ, VFU_REGION_BAR0, WIN_BASE, 4, 0);
-    return send_and_close(m, sizeof(Hdr) / 2);
+    put_access(m, VFU_CMD_REGION_READ, VFU_REGION_BAR0, WIN_BASE, 4, 0);
+    return send_and_close(m, sizeof(VfuHeader) / 2);
 }
 
 static bool close_before_reply(void)
 {
     uint8_t m[64];
 
-    return send_and_close(m, put_access(m, CMD_REGION_READ, VFU_REGION_BAR0,
+    return send_and_close(m, put_access(m, VFU_CMD_REGION_READ, VFU_REGION_BAR0,
                                         WIN_BASE, 1u << 20, 0));
 }
 
@@ -1189,7 +1166,7 @@ static bool replies_unread(void)
     size_t n = 0;
 
     for (int i = 0; i < 4; i++) {
-        n += put_access(m + n, CMD_REGION_READ, VFU_REGION_BAR0, WIN_BASE,
+        n += put_access(m + n, VFU_CMD_REGION_READ, VFU_REGION_BAR0, WIN_BASE,
                         1u << 20, 0);
     }
     return send_and_close(m, n);
@@ -1222,9 +1199,9 @@ static bool stall_before_version(void)
 
 static bool stall_after_header(void)
 {
-    uint8_t m[sizeof(Hdr)];
+    uint8_t m[sizeof(VfuHeader)];
 
-    put_msg(m, CMD_REGION_WRITE, sizeof(Hdr) + sizeof(Access) + 64, 0, NULL,
+    put_msg(m, VFU_CMD_REGION_WRITE, sizeof(VfuHeader) + sizeof(VfuRegionAccess) + 64, 0, NULL,
             0);
     return stall_after(m, sizeof(m), true);
 }
@@ -1233,7 +1210,7 @@ static bool stall_unread_reply(void)
 {
     uint8_t m[64];
 
-    return stall_after(m, put_access(m, CMD_REGION_READ, VFU_REGION_BAR0,
+    return stall_after(m, put_access(m, VFU_CMD_REGION_READ, VFU_REGION_BAR0,
                                      WIN_BASE, 1u << 20, 0), true);
 }
 
@@ -1243,7 +1220,7 @@ static bool dma_past_file_end(void)
     int fd = memfd_create("short", MFD_CLOEXEC);
     VfuClient c;
     uint8_t m[64];
-    Hdr h;
+    VfuHeader h;
     bool ok;
 
     if (fd < 0 || ftruncate(fd, 4096) < 0 || !client_open(&c)) {
@@ -1880,14 +1857,14 @@ static void option_checks(const char *bin)
 /* A client left hanging after half a REGION_WRITE: its socket, or -1 */
 static int stalled_client(void)
 {
-    uint8_t m[sizeof(Hdr)];
+    uint8_t m[sizeof(VfuHeader)];
     VfuClient c;
     int fd;
 
     if (!client_open(&c)) {
         return -1;
     }
-    put_msg(m, CMD_REGION_WRITE, sizeof(Hdr) + sizeof(Access) + 64, 0, NULL,
+    put_msg(m, VFU_CMD_REGION_WRITE, sizeof(VfuHeader) + sizeof(VfuRegionAccess) + 64, 0, NULL,
             0);
     if (!raw_send(c.fd, m, sizeof(m), NULL, 0)) {
         vfu_client_close(&c);

@@ -23,22 +23,7 @@
 #include <unistd.h>
 
 #include "vfu-client.h"
-
-/* Command numbers (vfio-user.rst "Commands") */
-enum {
-    VFU_CMD_VERSION = 1,
-    VFU_CMD_DEVICE_GET_INFO = 4,
-    VFU_CMD_DEVICE_GET_REGION_INFO = 5,
-    VFU_CMD_REGION_READ = 9,
-    VFU_CMD_REGION_WRITE = 10,
-};
-
-/* Header flags: bits 0-3 type, bit 4 no_reply, bit 5 error */
-#define VFU_FLAG_TYPE_MASK      0xfu
-#define VFU_FLAG_TYPE_COMMAND   0x0u
-#define VFU_FLAG_TYPE_REPLY     0x1u
-#define VFU_FLAG_NO_REPLY       (1u << 4)
-#define VFU_FLAG_ERROR          (1u << 5)
+#include "vfu-proto.h"
 
 /* We propose protocol 0.0: nothing we use needs a later minor version */
 #define VFU_VERSION_MAJOR       0
@@ -65,14 +50,6 @@ enum {
  */
 #define VFU_MAX_FDS             253
 
-typedef struct VfuHeader {
-    uint16_t msg_id;
-    uint16_t cmd;
-    uint32_t msg_size;          /* including this header */
-    uint32_t flags;
-    uint32_t error_no;
-} VfuHeader;
-
 typedef struct VfuVersion {
     uint16_t major;
     uint16_t minor;
@@ -95,18 +72,9 @@ typedef struct VfuRegionInfoMsg {
     uint64_t offset;
 } VfuRegionInfoMsg;
 
-typedef struct VfuRegionAccess {
-    uint64_t offset;
-    uint32_t region;
-    uint32_t count;
-    /* followed by the data of a write request or a read reply */
-} VfuRegionAccess;
-
-_Static_assert(sizeof(VfuHeader) == 16, "vfio-user header is 16 bytes");
 _Static_assert(sizeof(VfuVersion) == 4, "version payload is 4 bytes");
 _Static_assert(sizeof(VfuDeviceInfo) == 16, "device info is 16 bytes");
 _Static_assert(sizeof(VfuRegionInfoMsg) == 32, "region info is 32 bytes");
-_Static_assert(sizeof(VfuRegionAccess) == 16, "region access is 16 bytes");
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "libttsim assumes a little-endian host (as ttsim does)"
 #endif

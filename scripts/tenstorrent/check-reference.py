@@ -200,7 +200,7 @@ def main():
     check_tile_map(project, ref)
     check_registers(project, ref, "include/hw/tenstorrent/riscv-debug-regs.h",
                     "riscv_debug_regs", {"SOFT_RESET_0": 0x47800})
-    check_registers(project, ref, "include/hw/tenstorrent/niu.h",
+    check_registers(project, ref, "include/hw/tenstorrent/niu-regs.h",
                     "noc_regs", {})
     check_isa(project, ref)
     check_config(project, ref)

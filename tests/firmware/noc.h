@@ -9,36 +9,38 @@
 
 #include "tt.h"
 
-#define NIU_REG(noc, buf, off)  REG32(NIU_BASE(noc) + ((buf) << 11) + (off))
-#define TARG_LO     0x00
-#define TARG_MID    0x04
-#define TARG_HI     0x08
-#define RET_LO      0x0c
-#define RET_MID     0x10
-#define RET_HI      0x14
-#define PACKET_TAG  0x18
-#define CTRL        0x1c
-#define AT_LEN_BE   0x20
-#define AT_DATA     0x28
-#define CMD_CTRL    0x40
-#define NIU_CFG_0(noc)  (NIU_BASE(noc) + 0x100)
-#define NIU_STATUS(noc, n) REG32(NIU_BASE(noc) + 0x200 + 4 * (n))
+#define NIU_REG(noc, buf, off)  \
+    REG32(NIU_BASE(noc) + (buf) * (int)TT_NIU_CMD_BUF_STRIDE + (off))
+#define TARG_LO     A_NOC_TARG_ADDR_LO
+#define TARG_MID    A_NOC_TARG_ADDR_MID
+#define TARG_HI     A_NOC_TARG_ADDR_HI
+#define RET_LO      A_NOC_RET_ADDR_LO
+#define RET_MID     A_NOC_RET_ADDR_MID
+#define RET_HI      A_NOC_RET_ADDR_HI
+#define PACKET_TAG  A_NOC_PACKET_TAG
+#define CTRL        A_NOC_CTRL
+#define AT_LEN_BE   A_NOC_AT_LEN_BE
+#define AT_DATA     A_NOC_AT_DATA
+#define CMD_CTRL    A_NOC_CMD_CTRL
+#define NIU_CFG_0(noc)  (NIU_BASE(noc) + A_NIU_CFG_0)
+#define NIU_STATUS(noc, n) \
+    REG32(NIU_BASE(noc) + A_NIU_MST_ATOMIC_RESP_RECEIVED + 4 * (n))
 
-#define CMD_AT          (1u << 0)
-#define CMD_WR          (1u << 1)
-#define CMD_WR_INLINE   (1u << 3)
-#define CMD_RESP_MARKED (1u << 4)
-#define CMD_BRCST       (1u << 5)
-#define CMD_PATH_RES    (1u << 8)
-#define CMD_SRC_INCLUDE (1u << 17)
+#define CMD_AT          ((uint32_t)R_NOC_CTRL_AT_MASK)
+#define CMD_WR          ((uint32_t)R_NOC_CTRL_WR_MASK)
+#define CMD_WR_INLINE   ((uint32_t)R_NOC_CTRL_WR_INLINE_MASK)
+#define CMD_RESP_MARKED ((uint32_t)R_NOC_CTRL_RESP_MARKED_MASK)
+#define CMD_BRCST       ((uint32_t)R_NOC_CTRL_BRCST_PACKET_MASK)
+#define CMD_PATH_RES    ((uint32_t)R_NOC_CTRL_PATH_RESERVE_MASK)
+#define CMD_SRC_INCLUDE ((uint32_t)R_NOC_CTRL_BRCST_SRC_INCLUDE_MASK)
 
 /* counters (NIU base + 0x200 + 4n) */
-#define ST_ATOMIC_RESP_RECEIVED 0x0
-#define ST_WR_ACK_RECEIVED      0x1
-#define ST_RD_RESP_RECEIVED     0x2
-#define ST_NONPOSTED_WR_SENT    0xa
-#define ST_POSTED_WR_SENT       0xb
-#define ST_SLV_NONPOSTED_WR_RECEIVED 0x3a
+#define ST_ATOMIC_RESP_RECEIVED TT_MST_ATOMIC_RESP_RECEIVED
+#define ST_WR_ACK_RECEIVED      TT_MST_WR_ACK_RECEIVED
+#define ST_RD_RESP_RECEIVED     TT_MST_RD_RESP_RECEIVED
+#define ST_NONPOSTED_WR_SENT    TT_MST_NONPOSTED_WR_REQ_SENT
+#define ST_POSTED_WR_SENT       TT_MST_POSTED_WR_REQ_SENT
+#define ST_SLV_NONPOSTED_WR_RECEIVED TT_SLV_NONPOSTED_WR_REQ_RECEIVED
 
 #define XY(x, y)    (((y) << 6) | (x))
 #define MCAST(x0, y0, x1, y1) (((y0) << 18) | ((x0) << 12) | ((y1) << 6) | (x1))
@@ -46,7 +48,7 @@
 /* Own coordinates: translated when translation is on, else this NOC's */
 static inline uint32_t my_xy(int noc)
 {
-    return (REG32(NIU_BASE(noc) + 0x100) & (1u << 14)
+    return (REG32(NIU_BASE(noc) + A_NIU_CFG_0) & (uint32_t)R_NIU_CFG_0_COORD_TRANSLATE_EN_MASK
             ? REG32(NOC_ID_LOGICAL(noc)) : REG32(NOC_NODE_ID(noc))) & 0xfff;
 }
 

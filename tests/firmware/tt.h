@@ -10,6 +10,10 @@
 
 #define REG32(a)            (*(volatile uint32_t *)(uintptr_t)(a))
 
+/* NIU register offsets, as the emulator's model declares them */
+#define TT_FW_REGS "../../include/hw/tenstorrent/niu-regs.h"
+#include "regfields.h"
+
 #define LDM_BASE            0xffb00000u
 #define DEBUG_REGS          0xffb12000u
 #define SOFT_RESET_0        (DEBUG_REGS + 0x1b0)
@@ -24,8 +28,8 @@
 #define PC_READBACK(role)   (0xffb13138u + 4 * (role))
 #define SLOW_LDM(role)      (0xffb14000u + 0x2000u * (role))
 #define NIU_BASE(noc)       (0xffb20000u + 0x10000u * (noc))
-#define NOC_ID_LOGICAL(noc) (NIU_BASE(noc) + 0x148)
-#define NOC_NODE_ID(noc)    (NIU_BASE(noc) + 0x44)
+#define NOC_ID_LOGICAL(noc) (NIU_BASE(noc) + A_NOC_ID_LOGICAL)
+#define NOC_NODE_ID(noc)    (NIU_BASE(noc) + A_NOC_NODE_ID)
 
 #define SOFT_RESET_ALL      0x47800u
 #define SOFT_RESET_BRISC    (1u << 11)

@@ -11,38 +11,42 @@
  */
 
 #include "qemu/osdep.h"
+#include "hw/registerfields.h"
+#include "hw/tenstorrent/niu-regs.h"
 #include "tt-qtest-util.h"
 
 #define NIU(noc)            (0xffb20000u + 0x10000u * (noc))
-#define CMD(noc, buf, off)  (NIU(noc) + ((buf) << 11) + (off))
-#define TARG_LO 0x00
-#define TARG_MID 0x04
-#define TARG_HI 0x08
-#define RET_LO 0x0c
-#define RET_MID 0x10
-#define RET_HI 0x14
-#define CTRL 0x1c
-#define AT_LEN_BE 0x20
-#define AT_DATA 0x28
-#define CMD_CTRL 0x40
-#define NIU_CFG_0(noc)      (NIU(noc) + 0x100)
-#define STATUS(noc, n)      (NIU(noc) + 0x200 + 4 * (n))
+/* short names for the shared register header's (niu-regs.h) */
+#define CMD(noc, buf, off)  (NIU(noc) + (buf) * TT_NIU_CMD_BUF_STRIDE + (off))
+#define TARG_LO             A_NOC_TARG_ADDR_LO
+#define TARG_MID            A_NOC_TARG_ADDR_MID
+#define TARG_HI             A_NOC_TARG_ADDR_HI
+#define RET_LO              A_NOC_RET_ADDR_LO
+#define RET_MID             A_NOC_RET_ADDR_MID
+#define RET_HI              A_NOC_RET_ADDR_HI
+#define CTRL                A_NOC_CTRL
+#define AT_LEN_BE           A_NOC_AT_LEN_BE
+#define AT_DATA             A_NOC_AT_DATA
+#define CMD_CTRL            A_NOC_CMD_CTRL
+#define NIU_CFG_0(noc)      (NIU(noc) + A_NIU_CFG_0)
+#define STATUS(noc, n) \
+    (NIU(noc) + A_NIU_MST_ATOMIC_RESP_RECEIVED + 4 * (n))
 
-#define RD_RESP_RECEIVED    0x02
-#define RD_REQ_SENT         0x05
-#define WR_ACK_RECEIVED     0x01
-#define NONPOSTED_WR_SENT   0x0a
-#define POSTED_WR_SENT      0x0b
-#define ATOMIC_RESP_RECEIVED 0x00
-#define POSTED_ATOMIC_SENT  0x07
-#define CMD_ACCEPTED        0x04
-#define RD_DATA_WORD_RECEIVED 0x03
-#define SLV_POSTED_WR_RECEIVED 0x3b
-#define REQS_OUTSTANDING(id) (0x10 + (id))
+#define RD_RESP_RECEIVED    TT_MST_RD_RESP_RECEIVED
+#define RD_REQ_SENT         TT_MST_RD_REQ_SENT
+#define WR_ACK_RECEIVED     TT_MST_WR_ACK_RECEIVED
+#define NONPOSTED_WR_SENT   TT_MST_NONPOSTED_WR_REQ_SENT
+#define POSTED_WR_SENT      TT_MST_POSTED_WR_REQ_SENT
+#define ATOMIC_RESP_RECEIVED TT_MST_ATOMIC_RESP_RECEIVED
+#define POSTED_ATOMIC_SENT  TT_MST_POSTED_ATOMIC_SENT
+#define CMD_ACCEPTED        TT_MST_CMD_ACCEPTED
+#define RD_DATA_WORD_RECEIVED TT_MST_RD_DATA_WORD_RECEIVED
+#define SLV_POSTED_WR_RECEIVED TT_SLV_POSTED_WR_REQ_RECEIVED
+#define REQS_OUTSTANDING(id) (TT_MST_REQS_OUTSTANDING_ID + (id))
 
-#define WR          (1u << 1)
-#define RESP        (1u << 4)
-#define AT          (1u << 0)
+#define WR                  R_NOC_CTRL_WR_MASK
+#define RESP                R_NOC_CTRL_RESP_MARKED_MASK
+#define AT                  R_NOC_CTRL_AT_MASK
 
 /* two columns: physical x = 1 and x = 16, translated 1 and 2 */
 #define TWO_COLS "-M blackhole,harvested-tensix-cols=" \
@@ -142,9 +146,9 @@ static void test_atomic_counters(void)
     qtest_quit(q);
 }
 
-#define ROUTER_CFG_1(noc)   (NIU(noc) + 0x108)
-#define ROUTER_CFG_3(noc)   (NIU(noc) + 0x110)
-#define BRCST       (1u << 5)
+#define ROUTER_CFG_1(noc)   (NIU(noc) + A_ROUTER_CFG_1)
+#define ROUTER_CFG_3(noc)   (NIU(noc) + A_ROUTER_CFG_3)
+#define BRCST               R_NOC_CTRL_BRCST_PACKET_MASK
 #define MCAST(x0, y0, x1, y1) (((y0) << 18) | ((x0) << 12) | ((y1) << 6) | (x1))
 
 /*

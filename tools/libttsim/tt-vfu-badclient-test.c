@@ -874,6 +874,31 @@ static bool fds_attached(void)
     return ok && before > 0 && after == before;
 }
 
+/*
+ * SET_IRQS (INTx, action trigger, eventfd data: linux/vfio.h
+ * VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER) with the
+ * client's own socket as the eventfd.  Kept, that descriptor would hold
+ * the client's end of the connection open inside QEMU: the client leaves,
+ * the server never sees it go, and no later client is served.
+ */
+static bool bad_irq_socket(void)
+{
+    uint32_t set[5] = { sizeof(set), (1u << 2) | (1u << 5), 0, 0, 1 };
+    uint8_t m[64];
+    VfuClient c;
+    VfuHeader h;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    ok = raw_send(c.fd, m, put_cmd(m, VFU_CMD_DEVICE_SET_IRQS, set,
+                                   sizeof(set)), &c.fd, 1) &&
+         raw_answer(c.fd, &h) == GOT_ERROR;
+    vfu_client_close(&c);
+    return ok;
+}
+
 /* ------------------------------------------------------------- DMA -- */
 
 static size_t put_dma_map(uint8_t *buf, uint32_t argsz, uint32_t flags,
@@ -1715,6 +1740,8 @@ static const Case cases[] = {
       "bad write to PCI config space" },
     { "REGION_READ with 64 fds attached", fds_attached,
       "served, every descriptor closed", NULL },
+    { "SET_IRQS with the client's own socket as the eventfd",
+      bad_irq_socket, "refused", "is a socket" },
     { "DMA_MAP with argsz 8", bad_dma_argsz, REFUSED,
       "bad DMA map region size" },
     { "DMA_MAP with unknown flags", bad_dma_flags, REFUSED, "bad flags=0x80" },

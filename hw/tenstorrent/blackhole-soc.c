@@ -119,20 +119,17 @@ static bool blackhole_soc_create_dram(TTBlackholeSoC *s, Error **errp)
 
 /*
  * ARC telemetry describes the machine's harvesting: Tensix columns in
- * firmware order (tt-umd blackhole_tt_device.cpp), GDDR banks, and the Ethernet
+ * harvesting order (grid.yaml, tt-umd HARVESTING_NOC_LOCATIONS and
+ * blackhole_tt_device.cpp), GDDR banks, and the Ethernet
  * ports tt-umd expects per board (2 harvested on P150, all 14 on P100).
  */
-static const uint8_t tt_fw_col_order[TT_TENSIX_COLS] = {
-    1, 16, 2, 15, 3, 14, 4, 13, 5, 12, 6, 11, 7, 10,
-};
-
 static bool blackhole_soc_create_arc(TTBlackholeSoC *s, Error **errp)
 {
     DeviceState *d = DEVICE(&s->arc);
     uint32_t cols = 0;
 
     for (int i = 0; i < TT_TENSIX_COLS; i++) {
-        int x = tt_fw_col_order[i];
+        int x = tt_grid_harvest_order[i];
 
         if (tt_grid_node(&s->grid, x, TT_TENSIX_Y0).kind == TT_NODE_TENSIX) {
             cols |= BIT(i);

@@ -128,9 +128,9 @@ static bool tt_parse_board(TTBlackholeMachine *m, TTBoard *board,
                    m->board);
         return false;
     }
-    /* P100A defaults: GDDR bank 7 and the last two Tensix columns off */
-    *bank = *board == TT_BOARD_P100A ? 7 : -1;
-    *cols = *board == TT_BOARD_P100A ? BIT(15) | BIT(16) : 0;
+    /* the board's own harvesting (P100A: GDDR bank 7, columns 15, 16) */
+    *bank = tt_grid_boards[*board].harvested_dram_bank;
+    *cols = tt_grid_boards[*board].harvested_cols;
     if (m->harvested_cols && !tt_parse_cols(m->harvested_cols, cols, errp)) {
         return false;
     }

@@ -13,37 +13,23 @@ const char *const tt_core_role_name[TT_CORES_PER_TILE] = {
     "brisc", "ncrisc", "trisc0", "trisc1", "trisc2",
 };
 
-/* Physical Tensix columns (tt-umd tests/soc_descs/blackhole_140_arch.yaml) */
-const uint8_t tt_tensix_cols[TT_TENSIX_COLS] = {
-    1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16,
-};
-
-/*
- * DRAM ports: banks 0-3 at x = 0, banks 4-7 at x = 9; port order per bank
- * as tt-umd's soc descriptor (tests/soc_descs/blackhole_140_arch.yaml)
- * lists them.
- */
-static const uint8_t dram_port_y[TT_DRAM_BANKS / 2][TT_DRAM_PORTS] = {
-    { 0, 1, 11 }, { 2, 10, 3 }, { 9, 4, 8 }, { 5, 7, 6 },
-};
-
-/* Ethernet channels along y = 1, in channel order (tt-umd soc descriptor) */
-static const uint8_t eth_x[] = {
-    1, 16, 2, 15, 3, 14, 4, 13, 5, 12, 6, 11, 7, 10,
-};
-
-static const uint8_t l2cpu_y[] = { 3, 5, 7, 9 };
-
-/* NOC port used per software bank: [bank][noc] (blackhole-py DRAM_BANK_PORT) */
-static const uint8_t dram_bank_port[TT_DRAM_BANKS][TT_NUM_NOCS] = {
-    { 2, 1 }, { 0, 1 }, { 0, 1 }, { 0, 1 },
-    { 2, 1 }, { 2, 1 }, { 2, 1 }, { 2, 1 },
-};
+/* The tables of hw/tenstorrent/data/grid.yaml (generated tt-grid.h) */
+const uint8_t tt_tensix_cols[TT_TENSIX_COLS] = TT_GRID_TENSIX_COLS_INIT;
+const uint8_t tt_grid_harvest_order[TT_TENSIX_COLS] =
+    TT_GRID_HARVEST_ORDER_INIT;
+const TTGridBoard tt_grid_boards[TT_GRID_BOARDS] = TT_GRID_BOARDS_INIT;
+static const TTGridXY dram_ports[TT_DRAM_BANKS][TT_DRAM_PORTS] =
+    TT_GRID_DRAM_PORTS_INIT;
+static const uint8_t dram_bank_port[TT_DRAM_BANKS][TT_NUM_NOCS] =
+    TT_GRID_DRAM_BANK_PORT_INIT;
+static const TTGridXY eth[TT_ETH_CHANNELS] = TT_GRID_ETH_INIT;
+static const TTGridXY l2cpu[TT_L2CPUS] = TT_GRID_L2CPU_INIT;
+static const TTGridXY pcie[TT_PCIE_TILES] = TT_GRID_PCIE_INIT;
 
 void tt_grid_dram_port_xy(int bank, int port, int *x, int *y)
 {
-    *x = bank < TT_DRAM_BANKS / 2 ? 0 : 9;
-    *y = dram_port_y[bank % (TT_DRAM_BANKS / 2)][port];
+    *x = dram_ports[bank][port].x;
+    *y = dram_ports[bank][port].y;
 }
 
 int tt_grid_dram_bank_port(int bank, int noc)
@@ -83,7 +69,7 @@ static void place_tiles(TTGrid *g)
 
 static void place_others(TTGrid *g)
 {
-    int x, y;
+    int x, y, pe;
 
     g->ndram = 0;
     for (int b = 0; b < TT_DRAM_BANKS; b++) {
@@ -96,17 +82,19 @@ static void place_others(TTGrid *g)
             set_node(g, x, y, TT_NODE_DRAM, b, p);
         }
     }
-    for (int i = 0; i < ARRAY_SIZE(eth_x); i++) {
-        set_node(g, eth_x[i], 1, TT_NODE_ETH, i, 0);
+    for (int i = 0; i < TT_ETH_CHANNELS; i++) {
+        set_node(g, eth[i].x, eth[i].y, TT_NODE_ETH, i, 0);
     }
-    for (int i = 0; i < ARRAY_SIZE(l2cpu_y); i++) {
-        set_node(g, 8, l2cpu_y[i], TT_NODE_L2CPU, i, 0);
+    for (int i = 0; i < TT_L2CPUS; i++) {
+        set_node(g, l2cpu[i].x, l2cpu[i].y, TT_NODE_L2CPU, i, 0);
     }
-    set_node(g, 8, 0, TT_NODE_ARC, 0, 0);
-    set_node(g, 8, 2, TT_NODE_SECURITY, 0, 0);
-    /* P150 uses PCIe0 at (2,0), P100A PCIe1 at (11,0) (tt-umd socs) */
-    g->pcie_x = g->board == TT_BOARD_P150 ? 2 : 11;
-    set_node(g, g->pcie_x, 0, TT_NODE_PCIE, g->pcie_x == 2 ? 0 : 1, 0);
+    set_node(g, TT_GRID_ARC_X, TT_GRID_ARC_Y, TT_NODE_ARC, 0, 0);
+    set_node(g, TT_GRID_SECURITY_X, TT_GRID_SECURITY_Y, TT_NODE_SECURITY,
+             0, 0);
+    /* the board's PCIe endpoint: PCIe0 on a P150, PCIe1 on a P100A */
+    pe = tt_grid_boards[g->board].pcie;
+    g->pcie_x = pcie[pe].x;
+    set_node(g, pcie[pe].x, pcie[pe].y, TT_NODE_PCIE, pe, 0);
 }
 
 bool tt_grid_init(TTGrid *g, TTBoard board, uint32_t harvested_cols,
@@ -114,6 +102,10 @@ bool tt_grid_init(TTGrid *g, TTBoard board, uint32_t harvested_cols,
 {
     uint32_t all = 0;
 
+    if ((unsigned)board >= TT_GRID_BOARDS) {
+        *err = "unknown board";
+        return false;
+    }
     for (int c = 0; c < TT_TENSIX_COLS; c++) {
         all |= BIT(tt_tensix_cols[c]);
     }

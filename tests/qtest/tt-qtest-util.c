@@ -10,9 +10,10 @@
 #include "qemu/bswap.h"
 #include "tt-tensix-enc.h"      /* generated from data/tensix-isa.yaml */
 #include "tt-tensix-config.h"   /* generated from data/tensix-config.yaml */
+#include "tt-tile-map.h"        /* generated from data/tile-map.yaml */
+#include "tt-grid.h"            /* generated from data/grid.yaml */
 
-const int tt_tensix_cols[14] = { 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14,
-                                 15, 16 };
+const int tt_tensix_cols[14] = TT_GRID_TENSIX_COLS_INIT;
 
 int tt_translated_x(uint32_t harvested, int x)
 {
@@ -237,7 +238,7 @@ void tt_tensix_push(QTestState *qts, int x, int y, int thread,
     static const char *const role[3] = { "trisc0", "trisc1", "trisc2" };
 
     g_assert(thread >= 0 && thread < 3);
-    tt_writel(qts, x, y, role[thread], 0xffe40000, insn);
+    tt_writel(qts, x, y, role[thread], TT_TILE_INSTRN_BUF_BASE, insn);
 }
 
 static gchar **tt_tensix_cmd(QTestState *qts, int x, int y, const char *what,
@@ -334,7 +335,8 @@ void tt_tensix_cfg(TTTensixCfg *c, int word, int shift, int width,
 
     g_assert(word >= 0 && word < ARRAY_SIZE(c->cfg));
     c->cfg[word] = (c->cfg[word] & ~mask) | (val << shift & mask);
-    tt_writel(c->qts, c->x, c->y, "trisc0", 0xffef0000 + 4 * word,
+    tt_writel(c->qts, c->x, c->y, "trisc0",
+              TT_TILE_TENSIX_CFG_BASE + 4 * word,
               c->cfg[word]);
 }
 

@@ -17,32 +17,38 @@
 #ifndef HW_TENSTORRENT_GRID_H
 #define HW_TENSTORRENT_GRID_H
 
-/* Physical NOC0 grid: x 0..16, y 0..11 (tt-umd blackhole_implementation.hpp) */
-#define TT_GRID_W               17
-#define TT_GRID_H               12
-#define TT_TENSIX_COLS          14
-#define TT_TENSIX_ROWS          10
-#define TT_TENSIX_Y0            2
+/*
+ * Grid sizes, coordinates, harvesting order and boards, generated from
+ * hw/tenstorrent/data/grid.yaml (TT_GRID_W, TT_TENSIX_COLS, TT_DRAM_PORTS,
+ * TT_VIRT_*, the TT_GRID_*_INIT tables)
+ */
+#include "hw/tenstorrent/tt-grid.h"
+
 #define TT_MAX_TILES            (TT_TENSIX_COLS * TT_TENSIX_ROWS)
 #define TT_CORES_PER_TILE       5
 #define TT_MAX_CORES            (TT_MAX_TILES * TT_CORES_PER_TILE)
-#define TT_DRAM_BANKS           8
-#define TT_DRAM_PORTS           3
 #define TT_NUM_NOCS             2
-
-/* Translated coordinates of non-Tensix nodes (tt-umd soc descriptors) */
-#define TT_VIRT_DRAM_X0         17
-#define TT_VIRT_DRAM_Y0         12
-#define TT_VIRT_PCIE_X          19
-#define TT_VIRT_PCIE_Y          24
 
 /* Packed coordinate as in NOC registers and the bank table: (y << 6) | x */
 #define TT_NOC_XY(x, y)         ((((y) & 0x3f) << 6) | ((x) & 0x3f))
 
 typedef enum TTBoard {
-    TT_BOARD_P150,
-    TT_BOARD_P100A,
+    TT_BOARD_P150 = TT_GRID_BOARD_P150,
+    TT_BOARD_P100A = TT_GRID_BOARD_P100A,
 } TTBoard;
+
+/* A physical NOC0 coordinate */
+typedef struct TTGridXY {
+    uint8_t x, y;
+} TTGridXY;
+
+/* What a board is built with (grid.yaml boards) */
+typedef struct TTGridBoard {
+    const char *name;
+    int pcie;                   /* the PCIe endpoint in use, 0 or 1 */
+    uint32_t harvested_cols;    /* default: bit x, physical column x off */
+    int harvested_dram_bank;    /* default: physical bank, -1 for none */
+} TTGridBoard;
 
 typedef enum TTCoreRole {
     TT_BRISC,
@@ -88,6 +94,14 @@ extern const char *const tt_core_role_name[TT_CORES_PER_TILE];
 
 /* The 14 physical Tensix columns in ascending order */
 extern const uint8_t tt_tensix_cols[TT_TENSIX_COLS];
+
+/*
+ * Harvesting order: bit i of a harvesting mask, and of ARC telemetry's
+ * enabled-column mask, stands for physical column tt_grid_harvest_order[i]
+ */
+extern const uint8_t tt_grid_harvest_order[TT_TENSIX_COLS];
+
+extern const TTGridBoard tt_grid_boards[TT_GRID_BOARDS];
 
 /*
  * Fill @g for @board with the given harvesting.  Returns false with a

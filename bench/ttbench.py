@@ -26,10 +26,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+sys.path.insert(0, os.path.join(HERE, "..", "scripts", "tenstorrent"))
 from ttqtest import TTQemu  # noqa: E402
+import ttgrid  # noqa: E402
 
-COLS = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16]
-TILES = [(x, y) for x in COLS for y in range(2, 12)]
+# the P150's Tensix tiles, column-major (hw/tenstorrent/data/grid.yaml)
+TILES = ttgrid.load().tiles("p150")
 AICLK = 1.35e9
 PARAMS, DONE_MAGIC = 0x8000, 0xd0e0d0e0
 SOFT_RESET_0, RELEASE_BRISC = 0xffb121b0, 0x47000

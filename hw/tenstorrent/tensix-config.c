@@ -185,7 +185,7 @@ static uint64_t tt_cfg_read(void *opaque, hwaddr addr, unsigned size)
     } else {
         qemu_log_mask(LOG_UNIMP, "x%dy%d: config read 0x%" HWADDR_PRIx
                       " not modelled\n", t->tile_x, t->tile_y,
-                      TT_TENSIX_CFG_BASE + addr);
+                      TT_TILE_TENSIX_CFG_BASE + addr);
     }
     return extract32(w, 8 * (addr & 3), 8 * size);
 }
@@ -201,7 +201,7 @@ static void tt_cfg_mmio_write(void *opaque, hwaddr addr, uint64_t val,
         qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d %s: config write of %u bytes "
                       "at 0x%" HWADDR_PRIx " ignored\n", t->tile_x, t->tile_y,
                       tt_core_role_name[p->role], size,
-                      TT_TENSIX_CFG_BASE + addr);
+                      TT_TILE_TENSIX_CFG_BASE + addr);
         return;
     }
     WITH_QEMU_LOCK_GUARD(&t->lock) {

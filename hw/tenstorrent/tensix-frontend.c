@@ -509,7 +509,7 @@ static void tt_push_write(void *opaque, hwaddr addr, uint64_t val,
             qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d: TRISC%d push to another "
                           "thread's buffer 0x%" HWADDR_PRIx " (hangs on "
                           "hardware) dropped\n", p->t->tile_x, p->t->tile_y,
-                          p->role - TT_TRISC0, TT_TENSIX_PUSH_BASE + addr);
+                          p->role - TT_TRISC0, TT_TILE_INSTRN_BUF_BASE + addr);
             break;
         }
         tt_push(p->t, p->role, p->role - TT_TRISC0, val, true);
@@ -611,7 +611,7 @@ static uint32_t tt_pcbuf_trisc(TTTensix *t, int i, hwaddr addr, uint32_t val,
     qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d TRISC%d: PC buffer %s at 0x%"
                   HWADDR_PRIx " (undocumented) ignored\n", t->tile_x,
                   t->tile_y, i, write ? "write" : "read",
-                  TT_TENSIX_PCBUF_BASE + addr);
+                  TT_TILE_PC_BUF_BASE + addr);
     return 0;
 }
 
@@ -625,7 +625,7 @@ static uint32_t tt_pcbuf_access(TTTensixPort *p, hwaddr addr, uint32_t val,
     if (p->role == TT_NCRISC || (p->role != TT_BRISC && win)) {
         qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d %s: no PC buffer at 0x%"
                       HWADDR_PRIx "\n", t->tile_x, t->tile_y,
-                      tt_core_role_name[p->role], TT_TENSIX_PCBUF_BASE + addr);
+                      tt_core_role_name[p->role], TT_TILE_PC_BUF_BASE + addr);
         return 0;
     }
     qemu_mutex_lock(&t->lock);      /* a blocking access unlocks and leaves */
@@ -676,7 +676,7 @@ static void tt_mopcfg_write(void *opaque, hwaddr addr, uint64_t val,
     if (p->role < TT_TRISC0 || addr / 4 >= TT_TENSIX_MOP_CFG) {
         qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d %s: MOP config write 0x%"
                       HWADDR_PRIx " ignored\n", p->t->tile_x, p->t->tile_y,
-                      tt_core_role_name[p->role], TT_TENSIX_MOPCFG_BASE + addr);
+                      tt_core_role_name[p->role], TT_TILE_MOP_CFG_BASE + addr);
         return;
     }
     QEMU_LOCK_GUARD(&p->t->lock);

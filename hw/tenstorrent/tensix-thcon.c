@@ -246,7 +246,8 @@ static uint32_t *tt_gpr_ptr(TTTensixPort *p, hwaddr addr)
         (p->role != TT_BRISC && addr >= 4 * TT_TENSIX_GPRS)) {
         qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d %s: no GPR at 0x%" HWADDR_PRIx
                       "\n", p->t->tile_x, p->t->tile_y,
-                      tt_core_role_name[p->role], TT_TENSIX_GPR_BASE + addr);
+                      tt_core_role_name[p->role],
+                      TT_TILE_TENSIX_GPR_BASE + addr);
         return NULL;
     }
     return &p->t->th[thread].gpr[(addr / 4) % TT_TENSIX_GPRS];

@@ -79,11 +79,11 @@ void tt_tensix_map(TTTensix *t, int role, MemoryRegion *root)
 {
     TTTensixPort *p = &t->port[role];
 
-    memory_region_add_subregion(root, TT_TENSIX_PUSH_BASE, &p->push);
-    memory_region_add_subregion(root, TT_TENSIX_PCBUF_BASE, &p->pcbuf);
-    memory_region_add_subregion(root, TT_TENSIX_GPR_BASE, &p->gpr);
-    memory_region_add_subregion(root, TT_TENSIX_CFG_BASE, &p->cfg);
-    memory_region_add_subregion(root, TT_TENSIX_MOPCFG_BASE, &p->mopcfg);
+    memory_region_add_subregion(root, TT_TILE_INSTRN_BUF_BASE, &p->push);
+    memory_region_add_subregion(root, TT_TILE_PC_BUF_BASE, &p->pcbuf);
+    memory_region_add_subregion(root, TT_TILE_TENSIX_GPR_BASE, &p->gpr);
+    memory_region_add_subregion(root, TT_TILE_TENSIX_CFG_BASE, &p->cfg);
+    memory_region_add_subregion(root, TT_TILE_MOP_CFG_BASE, &p->mopcfg);
 }
 
 bool tt_tensix_l1_write(TTTensix *t, uint32_t addr, const void *buf,
@@ -113,16 +113,16 @@ static void tt_tensix_realize(DeviceState *dev, Error **errp)
         p->role = r;
         memory_region_init_io(&p->push, o, &tt_tensix_push_ops, p,
                               "tensix-push",
-                              TT_TENSIX_PUSH_SIZE);
+                              TT_TILE_INSTRN_BUF_SIZE);
         memory_region_init_io(&p->pcbuf, o, &tt_tensix_pcbuf_ops, p,
                               "tensix-pcbuf",
-                              TT_TENSIX_PCBUF_SIZE);
+                              TT_TILE_PC_BUF_SIZE);
         memory_region_init_io(&p->gpr, o, &tt_tensix_gpr_ops, p, "tensix-gpr",
-                              TT_TENSIX_GPR_SIZE);
+                              TT_TILE_TENSIX_GPR_SIZE);
         memory_region_init_io(&p->cfg, o, &tt_tensix_cfg_ops, p, "tensix-cfg",
-                              TT_TENSIX_CFG_SIZE);
+                              TT_TILE_TENSIX_CFG_SIZE);
         memory_region_init_io(&p->mopcfg, o, &tt_tensix_mopcfg_ops, p,
-                              "tensix-mop-cfg", TT_TENSIX_MOPCFG_SIZE);
+                              "tensix-mop-cfg", TT_TILE_MOP_CFG_SIZE);
         memory_region_enable_lockless_io(&p->push);
         memory_region_enable_lockless_io(&p->pcbuf);
         memory_region_enable_lockless_io(&p->gpr);

@@ -181,6 +181,10 @@ def check_config(project, ref):
                 ok(got == want, "tensix-config.yaml: %s.%s at word %d "
                    "bits %d+%d" % (space, t["name"], want[0], want[1],
                                    want[2]))
+        words = ours["spaces"][space]["words"]
+        top = max(int(w) for w in theirs[key])
+        ok(top < words, "tensix-config.yaml: %s has %d words, ttsim's "
+           "highest is word %d" % (space, words, top))
         extra = sorted(set(mine) - seen, key=lambda n: mine[n])
         for name in extra:
             print("# tensix-config.yaml: %s.%s (word %d bits %d+%d) is not "

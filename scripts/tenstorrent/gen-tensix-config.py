@@ -19,10 +19,10 @@ import sys
 
 import yaml
 
-SPACES = {
-    # yaml key: (C prefix, words, bits per word)
-    "config": ("TT_CFG", 224, 32),
-    "thread_config": ("TT_THCFG", 68, 16),
+# yaml key: C prefix; each space's size comes from the data's spaces:
+PREFIX = {
+    "config": "TT_CFG",
+    "thread_config": "TT_THCFG",
 }
 
 
@@ -70,10 +70,21 @@ def main():
            data.get("revision", "no revision"),
            " */",
            "#ifndef TT_TENSIX_CONFIG_H", "#define TT_TENSIX_CONFIG_H", ""]
-    for key, (prefix, words, bits) in SPACES.items():
+    spaces = data.get("spaces") or fail("no spaces")
+    for key, prefix in PREFIX.items():
+        sp = spaces.get(key) or fail("no size for space %s" % key)
+        words, bits = sp.get("words"), sp.get("bits")
+        if not isinstance(words, int) or words < 1 or bits not in (16, 32):
+            fail("%s: bad words/bits" % key)
         fields = data.get(key) or fail("no %s fields" % key)
         check_space(key, fields, words, bits)
         out.append("/* %s: %d words of %d bits */" % (key, words, bits))
+        out.append("#define %s_WORDS %d" % (prefix, words))
+        if "global_word0" in sp:
+            if not 0 <= sp["global_word0"] < words:
+                fail("%s: global_word0 outside the space" % key)
+            out.append("#define %s_GLOBAL_WORD0 %d" % (prefix,
+                                                       sp["global_word0"]))
         for f in fields:
             c = "%s_%s" % (prefix, f["name"].replace("{n}", "n"))
             out.append("#define %s_WORD %d" % (c, f["word"]))

@@ -13,9 +13,10 @@
 #include "qemu/osdep.h"
 #include "hw/registerfields.h"
 #include "hw/tenstorrent/niu-regs.h"
+#include "tt-tile-map.h"        /* generated from data/tile-map.yaml */
 #include "tt-qtest-util.h"
 
-#define NIU(noc)            (0xffb20000u + 0x10000u * (noc))
+#define NIU(noc)            (TT_TILE_NIU0_BASE + TT_TILE_NIU0_SIZE * (noc))
 /* short names for the shared register header's (niu-regs.h) */
 #define CMD(noc, buf, off)  (NIU(noc) + (buf) * TT_NIU_CMD_BUF_STRIDE + (off))
 #define TARG_LO             A_NOC_TARG_ADDR_LO

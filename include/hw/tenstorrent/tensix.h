@@ -24,6 +24,10 @@
 #include "hw/sysbus.h"
 #include "qemu/thread.h"
 #include "hw/tenstorrent/grid.h"
+/* generated: the core-local windows (TT_TILE_INSTRN_BUF_BASE, ...) */
+#include "hw/tenstorrent/tt-tile-map.h"
+/* generated: the configuration spaces' sizes and fields */
+#include "hw/tenstorrent/tt-tensix-config.h"
 #include "qom/object.h"
 
 #define TYPE_TT_TENSIX "tt-tensix"
@@ -36,27 +40,15 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTTensix, TT_TENSIX)
 #define TT_TENSIX_SEMS          8
 #define TT_TENSIX_MUTEXES       5       /* indices 0, 2, 3, 4 exist on BH */
 #define TT_TENSIX_GPRS          64
-#define TT_TENSIX_CFG_WORDS     224     /* CFG_STATE_SIZE 56 x 4 */
-#define TT_TENSIX_GLOBAL_CFG    180     /* GLOBAL_CFGREG_BASE_ADDR32 (BH) */
-#define TT_TENSIX_THREAD_CFG    68      /* THD_STATE_SIZE */
+#define TT_TENSIX_CFG_WORDS     TT_CFG_WORDS
+#define TT_TENSIX_GLOBAL_CFG    TT_CFG_GLOBAL_WORD0
+#define TT_TENSIX_THREAD_CFG    TT_THCFG_WORDS
 #define TT_TENSIX_MOP_CFG       9
 #define TT_TENSIX_REPLAY        32
 #define TT_TENSIX_PCBUF_DEPTH   16      /* PCBufs.md: 16 words per buffer */
 #define TT_SRC_ROWS             64      /* SrcASrcB.md: 2 banks of 64 x 16 */
 #define TT_DST_ROWS             1024    /* Dst.md: 1024 x 16 16-bit cells */
 #define TT_ROW_DATUMS           16
-
-/* Core-local windows (BlackholeA0/TensixTile/BabyRISCV/README.md) */
-#define TT_TENSIX_GPR_BASE      0xffe00000u
-#define TT_TENSIX_GPR_SIZE      0x40000u
-#define TT_TENSIX_PUSH_BASE     0xffe40000u
-#define TT_TENSIX_PUSH_SIZE     0x30000u
-#define TT_TENSIX_PCBUF_BASE    0xffe80000u
-#define TT_TENSIX_PCBUF_SIZE    0x30000u
-#define TT_TENSIX_CFG_BASE      0xffef0000u
-#define TT_TENSIX_CFG_SIZE      0x10000u
-#define TT_TENSIX_MOPCFG_BASE   0xffb80000u
-#define TT_TENSIX_MOPCFG_SIZE   0x1000u
 
 typedef struct TTTensix TTTensix;
 

@@ -70,22 +70,38 @@ void tt_debug_regs_set_reset_pc(TTRiscvDebugRegs *s, TTCoreRole role,
     }
 }
 
+/*
+ * Migration loads so far.  Work queued on a core before a load (a vCPU
+ * thread runs its queue only when it gets the BQL, which loading holds)
+ * belongs to the state the load replaced: it must not reset or hold the
+ * loaded core afterwards.  Each work item carries the count it was
+ * queued under and does nothing if a load came since.
+ */
+static uint32_t tt_core_load_gen;
+
 static void tt_core_release_work(CPUState *cs, run_on_cpu_data data)
 {
     CPURISCVState *env = cpu_env(cs);
 
+    if ((uint32_t)(data.host_ulong >> 32) != qatomic_read(&tt_core_load_gen)) {
+        return;
+    }
     cpu_reset(cs);
     memset(env->gpr, 0, sizeof(env->gpr));
     tt_csr_reset(env);
     tt_spin_core_reset_cpu(cs);
-    env->pc = data.host_int;
+    env->pc = (uint32_t)data.host_ulong;
     cs->halted = 0;
 }
 
 static void tt_core_hold_work(CPUState *cs, run_on_cpu_data data)
 {
-    MemoryRegion *ldm = data.host_ptr;
+    struct TTCoreHold *h = data.host_ptr;
+    MemoryRegion *ldm = qatomic_read(&h->ldm);
 
+    if (qatomic_read(&h->gen) != qatomic_read(&tt_core_load_gen)) {
+        return;
+    }
     cs->halted = 1;
     cs->exception_index = EXCP_HLT;
     tt_spin_core_reset_cpu(cs);
@@ -118,8 +134,10 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
             bool keep = s->disable_reset & BIT(tt_keep_ldm_bit[r]);
 
             trace_tt_core_hold(s->tile_x, s->tile_y, tt_core_role_name[r]);
+            qatomic_set(&s->hold[r].ldm, keep ? NULL : s->ldm[r]);
+            qatomic_set(&s->hold[r].gen, qatomic_read(&tt_core_load_gen));
             async_run_on_cpu(cs, tt_core_hold_work,
-                             RUN_ON_CPU_HOST_PTR(keep ? NULL : s->ldm[r]));
+                             RUN_ON_CPU_HOST_PTR(&s->hold[r]));
             tt_debug_regs_kick_later(s, r);
         } else if ((old ^ val) & bit) {
             uint32_t pc = tt_debug_regs_reset_pc(s, r);
@@ -130,7 +148,9 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
             tt_risc_debug_core_reset(s, r, s->disable_reset &
                                      BIT(tt_keep_ldm_bit[r] + 1));
             async_run_on_cpu(cs, tt_core_release_work,
-                             RUN_ON_CPU_HOST_INT(pc));
+                             RUN_ON_CPU_HOST_ULONG(
+                                 (unsigned long)qatomic_read(&tt_core_load_gen)
+                                 << 32 | pc));
             tt_debug_regs_kick_later(s, r);
         }
     }
@@ -380,10 +400,18 @@ static const VMStateDescription vmstate_tt_risc_debug_core = {
     },
 };
 
+/* Work queued before this load is stale (tt_core_load_gen) */
+static int tt_debug_regs_pre_load(void *opaque)
+{
+    qatomic_inc(&tt_core_load_gen);
+    return 0;
+}
+
 static const VMStateDescription vmstate_tt_debug_regs = {
     .name = TYPE_TT_RISCV_DEBUG_REGS,
     .version_id = 2,
     .minimum_version_id = 2,
+    .pre_load = tt_debug_regs_pre_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(soft_reset, TTRiscvDebugRegs),
         VMSTATE_UINT32(disable_reset, TTRiscvDebugRegs),

@@ -87,6 +87,14 @@ struct TTRiscvDebugRegs {
     /* links */
     Object *cpu[TT_CORES_PER_TILE];
     MemoryRegion *ldm[TT_CORES_PER_TILE];
+    /*
+     * A hold queued on a core (async_run_on_cpu): the LDM to zero and the
+     * migration load it was queued under; one per core, latest wins
+     */
+    struct TTCoreHold {
+        MemoryRegion *ldm;      /* NULL: DISABLE_RESET keeps the LDM */
+        uint32_t gen;
+    } hold[TT_CORES_PER_TILE];
     struct TTSpinTile *spin;    /* the tile's parked cores, to wake */
     /* properties */
     uint8_t tile_x, tile_y;

@@ -277,9 +277,12 @@ void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, MemoryRegion *ram,
  * Migration: the sampler of every core and the tile's wake generation
  * migrate as they are, so that a restored machine parks and wakes its
  * cores at the same points as the one it was saved from.  A core that
- * was armed watched its tile's RAM for stores; the watch is a property of
- * the RAM block, not migrated, so post_load arms it again (a store before
- * the save bumped wake_gen, which is migrated).
+ * was armed or parked watched its tile's RAM for stores; the watch is a
+ * property of the RAM block, not migrated, so post_load arms it again (a
+ * store before the save bumped wake_gen, which is migrated).  The cores'
+ * park states are loaded before this (the tile's vmstate lists them
+ * first).  With one vCPU thread (deterministic=on) that restores the
+ * exact parking behaviour; with MTTCG parked cores are woken instead.
  */
 static const VMStateDescription vmstate_tt_spin_core = {
     .name = "tt-spin-core",
@@ -317,9 +320,28 @@ static int tt_spin_tile_post_load(void *opaque, int version_id)
                          "with period %d", r, c->state, c->period);
             return -EINVAL;
         }
-        armed |= c->state == TT_SPIN_ARMED;
+        /* a parked core waits for a store the watch would report */
+        armed |= c->state == TT_SPIN_ARMED ||
+                 (s->cpu[r] &&
+                  cpu_env(s->cpu[r])->tt_park == TT_PARK_PARKED);
     }
-    if (armed && s->ram) {
+    if (tt_spin_mttcg()) {
+        /*
+         * With MTTCG, arming also queued checks on the running siblings
+         * (tt_spin_arm()), work that is not migrated: wake every parked
+         * core instead.  A spurious wake is harmless, the core polls
+         * again and parks again.
+         */
+        for (int r = 0; r < TT_CORES_PER_TILE && s->cpu[r]; r++) {
+            CPURISCVState *env = cpu_env(s->cpu[r]);
+
+            if (env->tt_park == TT_PARK_PARKED) {
+                env->tt_park = TT_PARK_WOKEN;
+            }
+            s->core[r].state = TT_SPIN_IDLE;
+            s->core[r].matches = 0;
+        }
+    } else if (armed && s->ram) {
         physical_memory_watch_writes(s->ram->ram_block);
     }
     if (s->rekick && s->bh) {

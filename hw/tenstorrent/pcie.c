@@ -20,6 +20,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/lockable.h"
 #include "qemu/bswap.h"
@@ -729,10 +730,30 @@ static void tt_pcie_init(Object *obj)
     object_initialize_child(obj, "niu1", &s->niu[1], TYPE_TT_NIU);
 }
 
+/*
+ * An eDMA transfer runs in a thread of its own (tt_pcie_edma_thread()),
+ * which a stopped machine does not stop: its progress is not state the
+ * stream could carry.  Saving is refused until it is done.  The TLB and
+ * iATU configuration (in the DBI space) is plain data, validated where
+ * each access translates it.
+ */
+static int tt_pcie_pre_save(void *opaque)
+{
+    TTPcie *s = opaque;
+
+    if (qatomic_read(&s->edma_busy)) {
+        error_report("tt-pcie: cannot save while an eDMA transfer is under "
+                     "way; retry once it has completed");
+        return -EBUSY;
+    }
+    return 0;
+}
+
 static const VMStateDescription vmstate_tt_pcie = {
     .name = TYPE_TT_PCIE,
     .version_id = 1,
     .minimum_version_id = 1,
+    .pre_save = tt_pcie_pre_save,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_2DARRAY(tlb, TTPcie, TT_TLB_COUNT, 3),
         VMSTATE_UINT32_ARRAY(strided, TTPcie, TT_TLB_STRIDED_COUNT),

@@ -143,6 +143,13 @@ TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/matmul-demo-test.sh
     "$B" "$B/libttsim/libttsim.so" > "$log/matmul-demo.log" 2>&1
 count "$log/matmul-demo.log" matmul-demo $?
 
+# Snapshots: a busy P150 (tests/firmware/migrate-test.c, a NOC ring and
+# Tensix pushes on every tile, and make demo's matmul over libttsim)
+# stopped, migrated to a file and resumed in a fresh QEMU with the same
+# results; with deterministic=on the same trace; a damaged stream refused
+python3 "$src/tests/migration/migrate-test.py" "$B" > "$log/migration.log" 2>&1
+count "$log/migration.log" migration $?
+
 # tt-run: tt-metal-shaped programs (reader/writer through CBs, multicast
 # with semaphores) launched through launch messages on one tile, a P150
 # and a P100A grid, both firmware layouts; bad descriptions and a hanging

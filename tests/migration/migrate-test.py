@@ -21,9 +21,15 @@ results against closed forms and reports TAP through semihosting.
    command and Tensix instruction traces: the trace of the stopped run
    followed by the restored run's must equal the uninterrupted run's,
    event for event.
-5. A damaged stream is refused: a Tensix thread's queue index out of
+5. make demo's matmul (tools/tt-matmul-demo over libttsim, checked on
+   the host against tt-ref and FP64) is stopped once 40 Tensix tiles are
+   released, migrated to a file and resumed: the host program must still
+   pass with the same C.  A fresh QEMU (no host program) loads the file
+   and resumes: the output tiles it writes in GDDR must equal the
+   uninterrupted run's.  Skipped when the demo or libttsim is not built.
+6. A damaged stream is refused: a Tensix thread's queue index out of
    range makes -incoming fail with a clear error, not a crash.
-6. savevm in the monitor (no disk for snapshots) is refused with a clear
+7. savevm in the monitor (no disk for snapshots) is refused with a clear
    error, and the machine keeps running.
 
 Prints TAP.
@@ -235,6 +241,161 @@ def savevm(build, tmp):
     return good, text
 
 
+class QTest:
+    """The machine's "tt" qtest command over a socket QEMU connects to"""
+
+    def __init__(self, path):
+        self.srv = socket.socket(socket.AF_UNIX)
+        self.srv.bind(path)
+        self.srv.listen(1)
+        self.srv.settimeout(60)
+
+    def accept(self):
+        self.conn, _ = self.srv.accept()
+        self.conn.settimeout(60)
+        self.f = self.conn.makefile("rw")
+
+    def cmd(self, line):
+        self.f.write(line + "\n")
+        self.f.flush()
+        while True:
+            r = self.f.readline()
+            if not r:
+                return "FAIL closed"
+            if r.startswith("OK") or r.startswith("FAIL"):
+                return r.strip()
+
+
+# tools/tt-matmul-demo: GDDR layout (dram_layout(), dram_xfer()) and the
+# P150 bank b's first port in physical NOC0 coordinates (data/grid.yaml)
+DEMO_SIZE = (512, 1024, 512)
+DEMO_BANK_XY = [(0, 0), (0, 2), (0, 9), (0, 5), (9, 0), (9, 2), (9, 9),
+                (9, 5)]
+
+
+def demo_c_addr():
+    def span(count):
+        return (count + 7) // 8 * 2048 + 0xfffff & ~0xfffff
+    mt, kt, nt = (d // 32 for d in DEMO_SIZE)
+    return 0x100000 + span(mt * kt) + span(kt * nt), mt * nt
+
+
+def demo_read_c(qt):
+    """C's tiles in GDDR, in tile order, as the demo dumps them"""
+    base, count = demo_c_addr()
+    tiles = [None] * count
+    for b, (x, y) in enumerate(DEMO_BANK_XY):
+        n = (count - b + 7) // 8
+        r = qt.cmd("tt read %d %d - 0x%x %d" % (x, y, base, n * 2048))
+        if not r.startswith("OK 0x"):
+            return None
+        data = bytes.fromhex(r[5:])
+        for j in range(n):
+            tiles[b + j * 8] = data[j * 2048:(j + 1) * 2048]
+    return b"".join(tiles)
+
+
+def demo_case(build, tmp):
+    """make demo's matmul over libttsim, stopped mid-compute and migrated"""
+    demo = os.path.join(build, "tt-matmul-demo")
+    lib = os.path.join(build, "libttsim", "libttsim.so")
+    qemu = os.path.join(build, "qemu", "qemu-system-riscv32")
+    if not (os.path.exists(demo) and os.path.exists(lib) and
+            os.path.exists(os.path.join(build, "tensix-fw",
+                                        "tt-kernels.bin"))):
+        print("# SKIP demo case: tt-matmul-demo, libttsim.so or the kernel "
+              "firmware not built (make matmul-demo libttsim)")
+        return
+    args = [demo, "--lib", lib, "--size", "%d,%d,%d" % DEMO_SIZE,
+            "--tiles", "140", "--fidelity", "lofi", "--verify", "sample"]
+    env = dict(os.environ, TT_EMU_QEMU=qemu,
+               TT_EMU_ARGS="-M blackhole,board=p150")
+    ref_c = os.path.join(tmp, "demo-ref.bin")
+    ref = subprocess.run(args + ["--dump", ref_c], env=env, text=True,
+                         capture_output=True, timeout=300)
+    check(ref.returncode == 0 and "\nPASS" in ref.stdout,
+          "demo: the uninterrupted 512x1024x512 matmul on 140 tiles passes "
+          "(checked against tt-ref and FP64)", ref.stdout + ref.stderr)
+
+    # the same run, stopped during the compute phase and saved to a file
+    qmp_path = os.path.join(tmp, "demo.qmp")
+    state = os.path.join(tmp, "demo.state")
+    src_c = os.path.join(tmp, "demo-src.bin")
+    env["TT_EMU_ARGS"] += " -qmp unix:%s,server=on,wait=off" % qmp_path
+    src = subprocess.Popen(args + ["--dump", src_c], env=env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # stop once a third of the tiles are released and computing (the host
+    # releases them one by one; QMP is up before the host connects)
+    q = None
+    released = 0
+    end = time.time() + 120
+    while released < 40 and time.time() < end and src.poll() is None:
+        try:
+            q = q or QMP(qmp_path, 10)
+            info = q.cmd("human-monitor-command",
+                         **{"command-line": "info tt"})["return"]
+        except (OSError, ValueError):
+            q = None
+            time.sleep(0.02)
+            continue
+        m = re.search(r"(\d+) in reset", info)
+        released = 140 - int(m.group(1)) if m else 0
+        time.sleep(0.01)
+    q.cmd("stop")
+    r = q.cmd("migrate", uri="file:" + state)
+    m = q.wait_migration()
+    q.cmd("cont")
+    out, _ = src.communicate(timeout=300)
+    same = (os.path.exists(src_c) and
+            open(src_c, "rb").read() == open(ref_c, "rb").read())
+    check(released >= 40 and "return" in r and
+          m.get("status") == "completed" and src.returncode == 0 and
+          "\nPASS" in out and same,
+          "demo: stopped with %d of 140 tiles released, migrated to a file, "
+          "resumed: the host program still passes with the same C" % released,
+          "%r %r rc=%s same=%s\n%s" % (r, m, src.returncode, same, out))
+
+    # A fresh QEMU loads the file.  No host program is attached there to
+    # release the remaining tiles: the released ones must finish their
+    # output tiles exactly as in the uninterrupted run, the others keep
+    # theirs as they were at the stop.
+    qt_path = os.path.join(tmp, "demo.qtest")
+    qt = QTest(qt_path)
+    dst = Qemu(build, tmp, "demo-dst", "blackhole,board=p150",
+               ["-accel", "tcg", "-qtest", "unix:" + qt_path, "-S",
+                "-incoming", "file:" + state])
+    qt.accept()
+    q = dst.qmp()
+    m = q.wait_migration()
+    want = open(ref_c, "rb").read()
+    before = demo_read_c(qt)
+    q.cmd("cont")
+    after, stable = None, 0
+    end = time.time() + 120
+    while time.time() < end and stable < 4:
+        got = demo_read_c(qt)
+        stable = stable + 1 if got == after else 0
+        after = got
+        time.sleep(0.5)
+    q.cmd("quit")
+    dst.finish(30)
+    tiles = len(want) // 2048
+    t = [lambda c, i=i: c[i * 2048:(i + 1) * 2048] for i in range(tiles)]
+    finished = wrong = 0
+    if before is not None and after is not None:
+        for f in t:
+            if f(after) != f(before):
+                finished += f(after) == f(want) and f(before) != f(want)
+                wrong += f(after) != f(want)
+    check(m.get("status") == "completed" and stable >= 4 and finished > 0
+          and wrong == 0,
+          "demo: a fresh QEMU loading the file finishes %d output tiles the "
+          "stopped run had not written, each equal to the uninterrupted "
+          "run's" % finished,
+          "%r stable=%d finished=%d wrong=%d\n%s" %
+          (m, stable, finished, wrong, dst.stderr()))
+
+
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
     fw = os.path.join(build, "firmware")
@@ -265,6 +426,10 @@ def main():
               "first difference at event %d: %s / %s" %
               (first, (st + dt)[first:first + 3], rt[first:first + 3]))
         print("# deterministic case: %.1f s" % (time.time() - t0))
+
+        t0 = time.time()
+        demo_case(build, tmp)
+        print("# demo case: %.1f s" % (time.time() - t0))
 
         good, why = damaged_stream(build, tmp, det,
                                    os.path.join(tmp,

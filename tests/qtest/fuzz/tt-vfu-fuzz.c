@@ -85,11 +85,15 @@
 #define TT_VFU_HOST_SIZE    (1 * MiB)
 
 /*
- * Longest wait for a reply or an accept: longer than run-fuzz.sh's
- * -timeout=20, so that a server that hangs is libFuzzer's timeout, with
- * the input, and a slow one (a starved host) is not taken for a hung one
+ * A reply that takes longer ends the session: the conversation is out of
+ * step (a lying header makes the server read payload as the next header
+ * and wait for bytes that never come), which is the client's loss only.
+ * A server that does not accept the next client within TT_VFU_ACCEPT_MS
+ * is stuck: longer than run-fuzz.sh's -timeout=20, so that libFuzzer
+ * reports it with the input.
  */
-#define TT_VFU_REPLY_MS     60000
+#define TT_VFU_REPLY_MS     5000
+#define TT_VFU_ACCEPT_MS    60000
 #define TT_VFU_MAX_FDS      8
 #define TT_VFU_MAX_DATA     (64 * KiB)
 
@@ -349,13 +353,14 @@ static bool tt_vfu_version(TTVfuFuzz *f)
 static bool tt_vfu_connect(TTVfuFuzz *f)
 {
     struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    struct timeval tv = { TT_VFU_REPLY_MS / 1000, 0 };
+    struct timeval rcv = { TT_VFU_REPLY_MS / 1000, 0 };
+    struct timeval snd = { TT_VFU_ACCEPT_MS / 1000, 0 };
 
     f->sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     g_assert(f->sock >= 0);
     pstrcpy(sa.sun_path, sizeof(sa.sun_path), tt_vfu_path);
-    setsockopt(f->sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    setsockopt(f->sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+    setsockopt(f->sock, SOL_SOCKET, SO_RCVTIMEO, &rcv, sizeof(rcv));
+    setsockopt(f->sock, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
     /* a server that does not accept within the timeout is stuck */
     if (connect(f->sock, (struct sockaddr *)&sa, sizeof(sa))) {
         tt_vfu_fail("connect %s: %s", tt_vfu_path, strerror(errno));
@@ -777,6 +782,10 @@ static void tt_vfu_raw(TTVfuFuzz *f)
     bool honest = true;
 
     in_bytes(f, payload, len);
+    /* a header libvfio-user refuses: it does not read the payload */
+    if ((flags & VFIO_USER_TYPE) != VFIO_USER_REQUEST && len) {
+        honest = false;
+    }
     switch (sel & 0x18) {
     case 0x08:                  /* claims more than comes: truncated */
         hdr_size += 1 + in16(f);
@@ -784,7 +793,7 @@ static void tt_vfu_raw(TTVfuFuzz *f)
         break;
     case 0x10:                  /* anything: too short, oversized */
         hdr_size = in32(f);
-        honest = hdr_size == sizeof(VFIOUserHdr) + len;
+        honest &= hdr_size == sizeof(VFIOUserHdr) + len;
         break;
     }
     if (!tt_vfu_send(f, cmd, flags, payload, len, hdr_size)) {

@@ -48,7 +48,9 @@
 /* Own coordinates: translated when translation is on, else this NOC's */
 static inline uint32_t my_xy(int noc)
 {
-    return (REG32(NIU_BASE(noc) + A_NIU_CFG_0) & (uint32_t)R_NIU_CFG_0_COORD_TRANSLATE_EN_MASK
+    uint32_t xlate = (uint32_t)R_NIU_CFG_0_COORD_TRANSLATE_EN_MASK;
+
+    return (REG32(NIU_BASE(noc) + A_NIU_CFG_0) & xlate
             ? REG32(NOC_ID_LOGICAL(noc)) : REG32(NOC_NODE_ID(noc))) & 0xfff;
 }
 

@@ -14,6 +14,7 @@
 
 #include "tt.h"
 #include "tt-tensix-config.h"
+#include "tt-tile-map.h"         /* generated from data/tile-map.yaml */
 #include "tt-tensix-enc.h"
 
 #define TT_NOP          TT_ENC_NOP()
@@ -66,9 +67,9 @@
     TT_ENC_CFGSHIFTMASK(keep, op, width, rot, scratch, cfg)
 /* the tile's registers at 0xFFB00000 + (addr_lo << 2) */
 #define TT_STOREREG(gpr, addr) \
-    TT_ENC_STOREREG(gpr, ((addr) - 0xffb00000u) >> 2)
+    TT_ENC_STOREREG(gpr, ((addr) - TT_TILE_LDM_BASE) >> 2)
 #define TT_LOADREG(gpr, addr) \
-    TT_ENC_LOADREG(gpr, ((addr) - 0xffb00000u) >> 2)
+    TT_ENC_LOADREG(gpr, ((addr) - TT_TILE_LDM_BASE) >> 2)
 /* REG2FLOP, 32-bit configuration form: THCON config word 64 + idx */
 #define TT_REG2FLOP32(idx, gpr) TT_ENC_REG2FLOP(1, 0, 0, 0, idx, gpr)
 #define TT_WRCFG(gpr, wide, cfg) TT_ENC_WRCFG(gpr, wide, cfg)
@@ -82,17 +83,19 @@
 #define TT_INLINE(w)    __asm__ volatile(".word %0" : : "i"(TT_ROL2(w)) \
                                          : "memory")
 
-#define TT_PUSH(t)          (0xffe40000u + 0x10000u * (t))
-#define TT_GPR(t, n)        (0xffe00000u + 0x100u * (t) + 4u * (n))
-#define TT_MY_GPR(n)        (0xffe00000u + 4u * (n))
-#define TT_SEM(n)           (0xffe80020u + 4u * (n))
-#define TT_PCBUF            0xffe80000u     /* TRISC: pop; BRISC: T0's */
-#define TT_PCBUF_OF(t)      (0xffe80000u + 0x10000u * (t))  /* BRISC */
-#define TT_SYNC             0xffe80004u     /* TRISC: TTSync */
-#define STREAM_REG(s, r)    (0xffb40000u + 0x1000u * (s) + 4u * (r))
-#define TT_CFG(w)           (0xffef0000u + 4u * (w))
-#define TT_THREAD_CFG(t, r) (0xffef0a80u + 4u * ((t) * 68 + (r)))
-#define TT_MOP_CFG_REG(k)   (0xffb80000u + 4u * (k))
+#define TT_PUSH(t)          (TT_TILE_INSTRN_BUF_BASE + 0x10000u * (t))
+#define TT_GPR(t, n)        (TT_TILE_TENSIX_GPR_BASE + 0x100u * (t) + 4u * (n))
+#define TT_MY_GPR(n)        (TT_TILE_TENSIX_GPR_BASE + 4u * (n))
+#define TT_SEM(n)           (TT_TILE_PC_BUF_BASE + 0x20u + 4u * (n))
+#define TT_PCBUF            TT_TILE_PC_BUF_BASE /* TRISC: pop; BRISC: T0's */
+#define TT_PCBUF_OF(t)      (TT_TILE_PC_BUF_BASE + 0x10000u * (t))  /* BRISC */
+#define TT_SYNC             (TT_TILE_PC_BUF_BASE + 4u)  /* TRISC: TTSync */
+#define STREAM_REG(s, r) \
+    (TT_TILE_NOC_OVERLAY_BASE + 0x1000u * (s) + 4u * (r))
+#define TT_CFG(w)           (TT_TILE_TENSIX_CFG_BASE + 4u * (w))
+#define TT_THREAD_CFG(t, r) \
+    (TT_TILE_TENSIX_CFG_BASE + 0xa80u + 4u * ((t) * TT_THCFG_WORDS + (r)))
+#define TT_MOP_CFG_REG(k)   (TT_TILE_MOP_CFG_BASE + 4u * (k))
 
 /* hand-computed checks */
 _Static_assert(TT_MOP(0, 9, 0x0005) == 0x01090005, "MOP");

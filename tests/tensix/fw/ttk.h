@@ -15,18 +15,19 @@
 
 #include "kernel-params.h"
 #include "tt-insn.h"
+#include "tt-tile-map.h"         /* generated from data/tile-map.yaml */
 
 /* MMIO registers and L1 shared with other cores: volatile accesses */
 #define REG32(a)            (*(volatile uint32_t *)(uintptr_t)(a))
 
-#define INSTRN_BUF          0xffe40000u     /* push to this TRISC's thread */
-#define PC_BUF              0xffe80000u
+#define INSTRN_BUF          TT_TILE_INSTRN_BUF_BASE /* this TRISC's thread */
+#define PC_BUF              TT_TILE_PC_BUF_BASE
 #define TTSYNC_TENSIX       (PC_BUF + 4)    /* read: this thread is idle */
 #define TTSYNC_MOP          (PC_BUF + 8)    /* read: no MOP in flight */
 #define SEM_REG(n)          (PC_BUF + 0x20 + 4 * (n))
-#define REGFILE(n)          (0xffe00000u + 4 * (n))
-#define CFG_REG(w)          (0xffef0000u + 4 * (w))
-#define MOP_CFG(k)          (0xffb80000u + 4 * (k))
+#define REGFILE(n)          (TT_TILE_TENSIX_GPR_BASE + 4 * (n))
+#define CFG_REG(w)          (TT_TILE_TENSIX_CFG_BASE + 4 * (w))
+#define MOP_CFG(k)          (TT_TILE_MOP_CFG_BASE + 4 * (k))
 #define DEST_CG_CTRL        0xffb12240u
 
 /* the host and the other TRISCs read and write it: volatile */

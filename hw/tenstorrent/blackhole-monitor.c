@@ -55,7 +55,7 @@ static const char *tt_core_state(TTTensixTile *t, int r)
     if (tt_core_in_reset(t, r)) {
         return "in reset";
     }
-    if (tt_risc_debug_halted(&t->dbg, r)) {
+    if (tt_risc_debug_halted(&t->dbg.risc_dbg, r)) {
         return "debug-halted";
     }
     if (tt_tensix_core_wait(&t->tensix, r, &thread)) {

@@ -42,7 +42,6 @@
 #include "system/cpus.h"
 #include "system/memory.h"
 #include "target/riscv/cpu.h"
-#include "hw/tenstorrent/riscv-debug-regs.h"
 #include "hw/tenstorrent/risc-debug.h"
 #include "hw/tenstorrent/spin-park.h"
 #include "trace.h"
@@ -220,29 +219,29 @@ static bool tt_dbg_pause_hook(CPUState *cs)
     return true;
 }
 
-static void tt_dbg_run(TTRiscvDebugRegs *s, int j, run_on_cpu_func fn)
+static void tt_dbg_run(TTRiscDebug *d, int j, run_on_cpu_func fn)
 {
-    CPUState *cs = CPU(s->cpu[tt_dbg_role[j]]);
-    run_on_cpu_data d = RUN_ON_CPU_HOST_PTR(&s->risc_dbg.core[j]);
+    CPUState *cs = CPU(d->cpu[tt_dbg_role[j]]);
+    run_on_cpu_data data = RUN_ON_CPU_HOST_PTR(&d->core[j]);
 
     if (tt_dbg_sync()) {
-        run_on_cpu(cs, fn, d);
+        run_on_cpu(cs, fn, data);
     } else {
-        async_run_on_cpu(cs, fn, d);
-        if (s->spin) {
-            tt_spin_kick_later(s->spin, tt_dbg_role[j]);
+        async_run_on_cpu(cs, fn, data);
+        if (d->spin) {
+            tt_spin_kick_later(d->spin, tt_dbg_role[j]);
         }
     }
 }
 
-static void tt_dbg_step(TTRiscvDebugRegs *s, int j)
+static void tt_dbg_step(TTRiscDebug *d, int j)
 {
-    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+    TTRiscDebugCore *c = &d->core[j];
     int64_t until;
 
     if (!qatomic_read(&c->halted) || qatomic_read(&c->stepping)) {
         qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: x%dy%d %s: STEP "
-                      "while not halted; ignored\n", s->tile_x, s->tile_y,
+                      "while not halted; ignored\n", d->tile_x, d->tile_y,
                       tt_core_role_name[tt_dbg_role[j]]);
         return;
     }
@@ -251,7 +250,7 @@ static void tt_dbg_step(TTRiscvDebugRegs *s, int j)
         return;                     /* the first STEP of the pair */
     }
     qatomic_set(&c->halted, false);
-    tt_dbg_run(s, j, tt_dbg_step_work);
+    tt_dbg_run(d, j, tt_dbg_step_work);
     if (!tt_dbg_sync()) {
         return;
     }
@@ -262,15 +261,15 @@ static void tt_dbg_step(TTRiscvDebugRegs *s, int j)
     }
 }
 
-static CPURISCVState *tt_dbg_env(TTRiscvDebugRegs *s, int j)
+static CPURISCVState *tt_dbg_env(TTRiscDebug *d, int j)
 {
-    return cpu_env(CPU(s->cpu[tt_dbg_role[j]]));
+    return cpu_env(CPU(d->cpu[tt_dbg_role[j]]));
 }
 
-static void tt_dbg_reg_access(TTRiscvDebugRegs *s, int j, bool write)
+static void tt_dbg_reg_access(TTRiscDebug *d, int j, bool write)
 {
-    TTRiscDebugCore *c = &s->risc_dbg.core[j];
-    CPURISCVState *env = tt_dbg_env(s, j);
+    TTRiscDebugCore *c = &d->core[j];
+    CPURISCVState *env = tt_dbg_env(d, j);
     uint32_t n = c->dr[TT_DR_ARG0];
 
     if (n > TT_DBG_REG_PC) {
@@ -286,10 +285,10 @@ static void tt_dbg_reg_access(TTRiscvDebugRegs *s, int j, bool write)
     }
 }
 
-static void tt_dbg_mem_access(TTRiscvDebugRegs *s, int j, bool write)
+static void tt_dbg_mem_access(TTRiscDebug *d, int j, bool write)
 {
-    TTRiscDebugCore *c = &s->risc_dbg.core[j];
-    CPUState *cs = CPU(s->cpu[tt_dbg_role[j]]);
+    TTRiscDebugCore *c = &d->core[j];
+    CPUState *cs = CPU(d->cpu[tt_dbg_role[j]]);
     uint32_t addr = c->dr[TT_DR_ARG0], v = cpu_to_le32(c->dr[TT_DR_ARG1]);
     MemTxResult r;
 
@@ -301,7 +300,7 @@ static void tt_dbg_mem_access(TTRiscvDebugRegs *s, int j, bool write)
     r = address_space_rw(cs->as, addr, MEMTXATTRS_UNSPECIFIED, &v, 4, write);
     if (r != MEMTX_OK) {
         qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: x%dy%d %s: memory "
-                      "%s at 0x%08x failed\n", s->tile_x, s->tile_y,
+                      "%s at 0x%08x failed\n", d->tile_x, d->tile_y,
                       tt_core_role_name[tt_dbg_role[j]],
                       write ? "write" : "read", addr);
         v = 0;
@@ -316,16 +315,16 @@ static void tt_dbg_mem_access(TTRiscvDebugRegs *s, int j, bool write)
                              TT_DBG_CMD_READ_MEM | TT_DBG_CMD_WRITE_MEM | \
                              TT_DBG_CMD_ZERO_REGS | TT_DBG_CMD_SET_PC)
 
-static void tt_dbg_paused_command(TTRiscvDebugRegs *s, int j, uint32_t cmd)
+static void tt_dbg_paused_command(TTRiscDebug *d, int j, uint32_t cmd)
 {
-    TTRiscDebugCore *c = &s->risc_dbg.core[j];
-    CPURISCVState *env = tt_dbg_env(s, j);
+    TTRiscDebugCore *c = &d->core[j];
+    CPURISCVState *env = tt_dbg_env(d, j);
 
     if (cmd & (TT_DBG_CMD_READ_REG | TT_DBG_CMD_WRITE_REG)) {
-        tt_dbg_reg_access(s, j, cmd & TT_DBG_CMD_WRITE_REG);
+        tt_dbg_reg_access(d, j, cmd & TT_DBG_CMD_WRITE_REG);
     }
     if (cmd & (TT_DBG_CMD_READ_MEM | TT_DBG_CMD_WRITE_MEM)) {
-        tt_dbg_mem_access(s, j, cmd & TT_DBG_CMD_WRITE_MEM);
+        tt_dbg_mem_access(d, j, cmd & TT_DBG_CMD_WRITE_MEM);
     }
     if (cmd & TT_DBG_CMD_ZERO_REGS) {
         memset(&env->gpr[1], 0, sizeof(env->gpr) - sizeof(env->gpr[0]));
@@ -335,37 +334,38 @@ static void tt_dbg_paused_command(TTRiscvDebugRegs *s, int j, uint32_t cmd)
     }
 }
 
-static bool tt_dbg_in_reset(TTRiscvDebugRegs *s, int j)
+static bool tt_dbg_in_reset(uint32_t held, int j)
 {
-    return tt_debug_regs_get_soft_reset(s) & tt_soft_reset_bit(tt_dbg_role[j]);
+    return held & BIT(tt_dbg_role[j]);
 }
 
-static void tt_dbg_command(TTRiscvDebugRegs *s, int j, uint32_t cmd)
+static void tt_dbg_command(TTRiscDebug *d, int j, uint32_t cmd,
+                           uint32_t held)
 {
-    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+    TTRiscDebugCore *c = &d->core[j];
     const char *name = tt_core_role_name[tt_dbg_role[j]];
 
-    trace_tt_risc_debug_command(s->tile_x, s->tile_y, name, cmd);
+    trace_tt_risc_debug_command(d->tile_x, d->tile_y, name, cmd);
     if (!(cmd & TT_DBG_CMD_STEP)) {
         c->step_armed = false;
     }
     if (cmd & TT_DBG_CMD_HALT && !qatomic_read(&c->halted)) {
-        tt_dbg_run(s, j, tt_dbg_halt_work);
+        tt_dbg_run(d, j, tt_dbg_halt_work);
     }
     if (cmd & TT_DBG_CMD_PAUSED) {
         if (qatomic_read(&c->halted)) {
-            tt_dbg_paused_command(s, j, cmd);
+            tt_dbg_paused_command(d, j, cmd);
         } else {
             qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: x%dy%d %s: "
                           "command 0x%x needs the core halted; ignored\n",
-                          s->tile_x, s->tile_y, name, cmd);
+                          d->tile_x, d->tile_y, name, cmd);
         }
     }
     if (cmd & (TT_DBG_CMD_STEP | TT_DBG_CMD_CONTINUE) &&
-        tt_dbg_in_reset(s, j)) {
+        tt_dbg_in_reset(held, j)) {
         qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: x%dy%d %s is in "
                       "reset: step/continue only clear the halt\n",
-                      s->tile_x, s->tile_y, name);
+                      d->tile_x, d->tile_y, name);
         qatomic_set(&c->halted, false);
         return;
     }
@@ -376,17 +376,17 @@ static void tt_dbg_command(TTRiscvDebugRegs *s, int j, uint32_t cmd)
         qatomic_set(&c->hits, 0);
     }
     if (cmd & TT_DBG_CMD_STEP) {
-        tt_dbg_step(s, j);
+        tt_dbg_step(d, j);
     }
     if (cmd & TT_DBG_CMD_CONTINUE && qatomic_read(&c->halted)) {
         qatomic_set(&c->halted, false);
-        tt_dbg_run(s, j, tt_dbg_resume_work);
+        tt_dbg_run(d, j, tt_dbg_resume_work);
     }
 }
 
-static uint32_t tt_dbg_read_dr(TTRiscvDebugRegs *s, int j, unsigned i)
+static uint32_t tt_dbg_read_dr(TTRiscDebug *d, int j, unsigned i)
 {
-    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+    TTRiscDebugCore *c = &d->core[j];
 
     if (i == TT_DR_STATUS) {
         return (qatomic_read(&c->halted) ? TT_DBG_STATUS_HALTED : 0) |
@@ -401,10 +401,10 @@ static uint32_t tt_dbg_read_dr(TTRiscvDebugRegs *s, int j, unsigned i)
     return 0;
 }
 
-static void tt_dbg_write_dr(TTRiscvDebugRegs *s, int j, unsigned i,
-                            uint32_t v)
+static void tt_dbg_write_dr(TTRiscDebug *d, int j, unsigned i,
+                            uint32_t v, uint32_t held)
 {
-    TTRiscDebugCore *c = &s->risc_dbg.core[j];
+    TTRiscDebugCore *c = &d->core[j];
 
     if (i == TT_DR_STATUS || i == TT_DR_RESULT) {
         qemu_log_mask(LOG_GUEST_ERROR, "tt-risc-debug: DR%u is read-only\n",
@@ -419,16 +419,16 @@ static void tt_dbg_write_dr(TTRiscvDebugRegs *s, int j, unsigned i,
     }
     qatomic_set(&c->dr[i], v);
     if (i == TT_DR_COMMAND) {
-        tt_dbg_command(s, j, v);
+        tt_dbg_command(d, j, v, held);
     } else if (i == TT_DR_WATCH_SETTINGS || i >= TT_DR_WATCH0) {
-        tt_dbg_run(s, j, tt_dbg_slots_work);
+        tt_dbg_run(d, j, tt_dbg_slots_work);
     }
 }
 
 /* A 0->1 edge of CNTL_0 bit 31: one DR access */
-static void tt_dbg_trigger(TTRiscvDebugRegs *s, uint32_t cntl0)
+static void tt_dbg_trigger(TTRiscDebug *d, uint32_t cntl0,
+                           uint32_t held)
 {
-    TTRiscDebug *d = &s->risc_dbg;
     int j = FIELD_EX32(cntl0, RISC_DBG_CNTL_0, RISC);
     unsigned i = FIELD_EX32(cntl0, RISC_DBG_CNTL_0, DR);
 
@@ -439,16 +439,15 @@ static void tt_dbg_trigger(TTRiscvDebugRegs *s, uint32_t cntl0)
     }
     qatomic_set(&d->read_valid, false);
     if (FIELD_EX32(cntl0, RISC_DBG_CNTL_0, WRITE)) {
-        tt_dbg_write_dr(s, j, i, qatomic_read(&d->cntl1));
+        tt_dbg_write_dr(d, j, i, qatomic_read(&d->cntl1), held);
     } else {
-        qatomic_set(&d->status1, tt_dbg_read_dr(s, j, i));
+        qatomic_set(&d->status1, tt_dbg_read_dr(d, j, i));
         qatomic_set(&d->read_valid, true);
     }
 }
 
-uint32_t tt_risc_debug_read(TTRiscvDebugRegs *s, hwaddr addr)
+uint32_t tt_risc_debug_read(TTRiscDebug *d, hwaddr addr)
 {
-    TTRiscDebug *d = &s->risc_dbg;
     uint32_t c0 = qatomic_read(&d->cntl0);
 
     switch (addr) {
@@ -470,15 +469,14 @@ uint32_t tt_risc_debug_read(TTRiscvDebugRegs *s, hwaddr addr)
     }
 }
 
-void tt_risc_debug_write(TTRiscvDebugRegs *s, hwaddr addr, uint32_t val)
+void tt_risc_debug_write(TTRiscDebug *d, hwaddr addr, uint32_t val,
+                         uint32_t held)
 {
-    TTRiscDebug *d = &s->risc_dbg;
-
     switch (addr) {
     case A_RISC_DBG_CNTL_0:
         if (val & ~qatomic_xchg(&d->cntl0, val) &
             R_RISC_DBG_CNTL_0_TRIGGER_MASK) {
-            tt_dbg_trigger(s, val);
+            tt_dbg_trigger(d, val, held);
         }
         break;
     case A_RISC_DBG_CNTL_1:
@@ -490,11 +488,11 @@ void tt_risc_debug_write(TTRiscvDebugRegs *s, hwaddr addr, uint32_t val)
     }
 }
 
-void tt_risc_debug_core_reset(TTRiscvDebugRegs *s, TTCoreRole role,
+void tt_risc_debug_core_reset(TTRiscDebug *d, TTCoreRole role,
                               bool keep_drs)
 {
     for (int j = 0; j < TT_RISC_DBG_CORES; j++) {
-        TTRiscDebugCore *c = &s->risc_dbg.core[j];
+        TTRiscDebugCore *c = &d->core[j];
 
         if (tt_dbg_role[j] != role) {
             continue;
@@ -508,25 +506,37 @@ void tt_risc_debug_core_reset(TTRiscvDebugRegs *s, TTCoreRole role,
             memset(c->dr, 0, sizeof(c->dr));
             if (qatomic_read(&c->armed_modes)) {
                 /* queued: the caller holds the tile's register lock */
-                async_run_on_cpu(CPU(s->cpu[role]), tt_dbg_slots_work,
+                async_run_on_cpu(CPU(d->cpu[role]), tt_dbg_slots_work,
                                  RUN_ON_CPU_HOST_PTR(c));
             }
         }
     }
 }
 
-bool tt_risc_debug_halted(TTRiscvDebugRegs *s, TTCoreRole role)
+bool tt_risc_debug_halted(TTRiscDebug *d, TTCoreRole role)
 {
     for (int j = 0; j < TT_RISC_DBG_CORES; j++) {
         if (tt_dbg_role[j] == role) {
-            return qatomic_read(&s->risc_dbg.core[j].halted);
+            return qatomic_read(&d->core[j].halted);
         }
     }
     return false;
 }
 
-void tt_risc_debug_init(TTRiscvDebugRegs *s)
+void tt_risc_debug_reset(TTRiscDebug *d)
 {
+    d->cntl0 = d->cntl1 = d->status1 = 0;
+    d->read_valid = false;
+    memset(d->core, 0, sizeof(d->core));
+}
+
+void tt_risc_debug_init(TTRiscDebug *d, Object *const *cpu,
+                        struct TTSpinTile *spin, uint8_t x, uint8_t y)
+{
+    d->cpu = cpu;
+    d->spin = spin;
+    d->tile_x = x;
+    d->tile_y = y;
     if (!tt_dbg_by_cpu) {
         tt_dbg_by_cpu = g_hash_table_new(NULL, NULL);
         qemu_cond_init(&tt_dbg_step_done);
@@ -534,7 +544,7 @@ void tt_risc_debug_init(TTRiscvDebugRegs *s)
         riscv_tt_pause_hook = tt_dbg_pause_hook;
     }
     for (int j = 0; j < TT_RISC_DBG_CORES; j++) {
-        g_hash_table_insert(tt_dbg_by_cpu, s->cpu[tt_dbg_role[j]],
-                            &s->risc_dbg.core[j]);
+        g_hash_table_insert(tt_dbg_by_cpu, d->cpu[tt_dbg_role[j]],
+                            &d->core[j]);
     }
 }

@@ -145,7 +145,7 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
             trace_tt_core_release(s->tile_x, s->tile_y, tt_core_role_name[r],
                                   pc);
             /* DISABLE_RESET's odd bit per core keeps the debug registers */
-            tt_risc_debug_core_reset(s, r, s->disable_reset &
+            tt_risc_debug_core_reset(&s->risc_dbg, r, s->disable_reset &
                                      BIT(tt_keep_ldm_bit[r] + 1));
             async_run_on_cpu(cs, tt_core_release_work,
                              RUN_ON_CPU_HOST_ULONG(
@@ -169,6 +169,19 @@ void tt_debug_regs_set_soft_reset(TTRiscvDebugRegs *s, uint32_t val)
 uint32_t tt_debug_regs_get_soft_reset(TTRiscvDebugRegs *s)
 {
     return qatomic_read(&s->soft_reset);
+}
+
+/* The roles SOFT_RESET_0 holds, one bit per TTCoreRole */
+static uint32_t tt_debug_regs_held(TTRiscvDebugRegs *s)
+{
+    uint32_t soft_reset = tt_debug_regs_get_soft_reset(s), held = 0;
+
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        if (soft_reset & tt_soft_reset_bit(r)) {
+            held |= BIT(r);
+        }
+    }
+    return held;
 }
 
 static uint64_t tt_wall_clock(void)
@@ -238,7 +251,7 @@ static uint64_t tt_debug_regs_read(void *opaque, hwaddr addr, unsigned size)
 
     switch (addr) {
     case A_RISC_DBG_CNTL_0 ... A_RISC_DBG_STATUS_1:
-        val = tt_risc_debug_read(s, addr);
+        val = tt_risc_debug_read(&s->risc_dbg, addr);
         break;
     case A_DBG_RD_DATA:
         val = tt_debug_bus_read(s);
@@ -281,7 +294,8 @@ static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
 
     trace_tt_debug_regs_write(s->tile_x, s->tile_y, addr, val);
     if (addr >= A_RISC_DBG_CNTL_0 && addr <= A_RISC_DBG_STATUS_1) {
-        tt_risc_debug_write(s, addr, val);
+        tt_risc_debug_write(&s->risc_dbg, addr, val,
+                            tt_debug_regs_held(s));
         return;
     }
     if (addr == A_SOFT_RESET_0) {
@@ -360,7 +374,7 @@ static void tt_debug_regs_reset_hold(Object *obj, ResetType type)
     s->ncrisc_pc_override = 0;
     memset(s->cg, 0, sizeof(s->cg));
     s->wall_clock_hi_latched = 0;
-    memset(&s->risc_dbg, 0, sizeof(s->risc_dbg));
+    tt_risc_debug_reset(&s->risc_dbg);
     s->dbg_bus_ctrl = 0;
 }
 
@@ -380,7 +394,8 @@ static void tt_debug_regs_realize(DeviceState *dev, Error **errp)
                           "tt-riscv-debug-regs", 0x1000);
     memory_region_init_io(&s->pic, OBJECT(s), &tt_pic_ops, s,
                           "tt-pic", 0x1000);
-    tt_risc_debug_init(s);
+    tt_risc_debug_init(&s->risc_dbg, s->cpu, s->spin, s->tile_x,
+                       s->tile_y);
     memory_region_enable_lockless_io(&s->ctrl);
     memory_region_enable_lockless_io(&s->pic);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->ctrl);

@@ -18,6 +18,7 @@
 
 #include "hw/registerfields.h"
 #include "hw/tenstorrent/grid.h"
+#include "qom/object.h"
 
 /* Offsets in the tile debug registers (tt-metal blackhole/tensix.h) */
 REG32(RISC_DBG_CNTL_0, 0x080)
@@ -88,22 +89,33 @@ typedef struct TTRiscDebugCore {
     bool stepping;          /* a step is under way */
 } TTRiscDebugCore;
 
+/*
+ * Part of the tile's debug registers (riscv-debug-regs.c), which own it,
+ * migrate its state and serialise the writes that reach it.
+ */
 typedef struct TTRiscDebug {
     uint32_t cntl0, cntl1, status1;
     bool read_valid;
     TTRiscDebugCore core[TT_RISC_DBG_CORES];
+
+    /* from tt_risc_debug_init(), fixed afterwards */
+    Object *const *cpu;         /* the tile's cores, by role */
+    struct TTSpinTile *spin;    /* their parking, to kick */
+    uint8_t tile_x, tile_y;
 } TTRiscDebug;
 
-struct TTRiscvDebugRegs;
-
-void tt_risc_debug_init(struct TTRiscvDebugRegs *s);
-uint32_t tt_risc_debug_read(struct TTRiscvDebugRegs *s, hwaddr addr);
-void tt_risc_debug_write(struct TTRiscvDebugRegs *s, hwaddr addr,
-                         uint32_t val);
+/* @cpu: the tile's five cores by role; @spin may be NULL */
+void tt_risc_debug_init(TTRiscDebug *d, Object *const *cpu,
+                        struct TTSpinTile *spin, uint8_t x, uint8_t y);
+void tt_risc_debug_reset(TTRiscDebug *d);
+uint32_t tt_risc_debug_read(TTRiscDebug *d, hwaddr addr);
+/* @held: the roles (bit per TTCoreRole) held in soft reset */
+void tt_risc_debug_write(TTRiscDebug *d, hwaddr addr, uint32_t val,
+                         uint32_t held);
 /* Core @role left reset: its debug state is gone (kept with @keep_drs) */
-void tt_risc_debug_core_reset(struct TTRiscvDebugRegs *s, TTCoreRole role,
+void tt_risc_debug_core_reset(TTRiscDebug *d, TTCoreRole role,
                               bool keep_drs);
 /* Whether core @role is paused by the debug interface (for the monitor) */
-bool tt_risc_debug_halted(struct TTRiscvDebugRegs *s, TTCoreRole role);
+bool tt_risc_debug_halted(TTRiscDebug *d, TTCoreRole role);
 
 #endif

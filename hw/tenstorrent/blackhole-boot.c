@@ -21,7 +21,8 @@
 #include "qapi/error.h"
 #include "system/address-spaces.h"
 #include "elf.h"
-#include "blackhole-internal.h"
+#include "hw/tenstorrent/blackhole-boot.h"
+#include "hw/tenstorrent/blackhole-soc.h"
 #include "trace.h"
 
 #define TT_RUN_MSG_INIT             0x40    /* go_msg_t.signal, dev_msgs.h */
@@ -29,6 +30,70 @@
 #define TT_SOFT_RESET_BRISC_ONLY    0x47000u
 #define TT_L2V_COLS                 20      /* NOC width 17, padded to 4n */
 #define TT_L2V_ROWS                 12
+
+/*
+ * L1 addresses per firmware build: tt-metal's blackhole/dev_mem_map.h and
+ * hostdev/dev_msgs.h at 0079e94, blackhole-py's emu/ and its p100a firmware.
+ */
+static const TTFwLayout tt_fw_layouts[] = {
+    {
+        .name = "tt-metal-0079e94",
+        .desc = "tt-metal at 0079e94 (128-byte launch message)",
+        .bank_table = 0x12f00, .l2v_table = 0x13700, .go_msg = 0x470,
+        .ldm_image = { 0x9f00, 0xbf00, 0xdf00, 0xef00, 0xff00 },
+    }, {
+        .name = "blackhole-py-emu",
+        .desc = "blackhole-py emu/ layout (112-byte launch message)",
+        .bank_table = 0x116b0, .l2v_table = 0x11eb0, .go_msg = 0x3f0,
+        .ldm_image = { 0x86b0, 0xa6b0, 0xc6b0, 0xd6b0, 0xe6b0 },
+    }, {
+        .name = "blackhole-py-5d08c23",
+        .desc = "blackhole-py 5d08c23 p100a firmware (96-byte launch "
+                "message, 7 DRAM / 110 L1 banks)",
+        .bank_table = 0x112b0, .go_msg = 0x370,
+        .ldm_image = { 0x82b0, 0xa2b0, 0xc2b0, 0xd2b0, 0xe2b0 },
+        .num_dram_banks = 7, .num_l1_banks = 110,
+    }, {
+        .name = "tt-test",
+        .desc = "the project's own test firmware (tests/firmware)",
+        .bank_table = 0x12f00, .l2v_table = 0x13700, .go_msg = 0x470,
+        .ldm_image = { 0x9f00, 0xbf00, 0xdf00, 0xef00, 0xff00 },
+    },
+};
+
+static const TTFwLayout *tt_fw_layout_find(const char *name)
+{
+    for (int i = 0; i < ARRAY_SIZE(tt_fw_layouts); i++) {
+        if (!strcmp(tt_fw_layouts[i].name, name)) {
+            return &tt_fw_layouts[i];
+        }
+    }
+    return NULL;
+}
+
+char *blackhole_fw_layout_names(void)
+{
+    GString *s = g_string_new("");
+
+    for (int i = 0; i < ARRAY_SIZE(tt_fw_layouts); i++) {
+        g_string_append_printf(s, "%s%s", i ? ", " : "",
+                               tt_fw_layouts[i].name);
+    }
+    return g_string_free(s, false);
+}
+
+const TTFwLayout *blackhole_fw_layout_lookup(const char *name, Error **errp)
+{
+    const TTFwLayout *l = tt_fw_layout_find(name);
+
+    if (!l) {
+        g_autofree char *names = blackhole_fw_layout_names();
+
+        error_setg(errp, "fw-layout: unknown layout '%s' (known: %s)", name,
+                   names);
+    }
+    return l;
+}
 
 static void tt_fw_image_free(TTFwImage *img)
 {
@@ -42,7 +107,7 @@ static void tt_fw_image_free(TTFwImage *img)
 }
 
 /* Where segment bytes at @vaddr go: L1 itself, or the LDM image in L1. */
-static bool tt_fw_dest(TTBlackholeMachine *m, int role, bool bare,
+static bool tt_fw_dest(TTFwBoot *b, int role, bool bare,
                        uint32_t vaddr, uint32_t size, uint32_t *dest)
 {
     uint32_t ldm = tt_ldm_size(role);
@@ -53,13 +118,13 @@ static bool tt_fw_dest(TTBlackholeMachine *m, int role, bool bare,
     }
     if (!bare && vaddr >= TT_LDM_BASE && vaddr - TT_LDM_BASE < ldm &&
         size <= ldm - (vaddr - TT_LDM_BASE)) {
-        *dest = m->fw.ldm_image[role] + (vaddr - TT_LDM_BASE);
+        *dest = b->fw.ldm_image[role] + (vaddr - TT_LDM_BASE);
         return true;
     }
     return false;
 }
 
-static bool tt_fw_load_segments(TTBlackholeMachine *m, int role, bool bare,
+static bool tt_fw_load_segments(TTFwBoot *b, int role, bool bare,
                                 const char *path, const uint8_t *buf,
                                 size_t len, TTFwImage *img, Error **errp)
 {
@@ -87,7 +152,7 @@ static bool tt_fw_load_segments(TTBlackholeMachine *m, int role, bool bare,
             error_setg(errp, "%s: malformed segment %d", path, i);
             return false;
         }
-        if (!tt_fw_dest(m, role, bare, vaddr, memsz, &seg->dest)) {
+        if (!tt_fw_dest(b, role, bare, vaddr, memsz, &seg->dest)) {
             error_setg(errp, "%s: segment at 0x%08x (0x%x bytes) is outside "
                        "the %s's memory (L1 0x0-0x%x%s)", path, vaddr, memsz,
                        tt_core_role_name[role], TT_L1_SIZE - 1,
@@ -102,7 +167,7 @@ static bool tt_fw_load_segments(TTBlackholeMachine *m, int role, bool bare,
     return true;
 }
 
-static TTFwImage *tt_fw_load_elf(TTBlackholeMachine *m, int role, bool bare,
+static TTFwImage *tt_fw_load_elf(TTFwBoot *b, int role, bool bare,
                                  const char *path, Error **errp)
 {
     g_autofree gchar *buf = NULL;
@@ -126,7 +191,7 @@ static TTFwImage *tt_fw_load_elf(TTBlackholeMachine *m, int role, bool bare,
     }
     img = g_new0(TTFwImage, 1);
     img->entry = le32_to_cpu(eh->e_entry);
-    if (!tt_fw_load_segments(m, role, bare, path, (uint8_t *)buf, len, img,
+    if (!tt_fw_load_segments(b, role, bare, path, (uint8_t *)buf, len, img,
                              errp)) {
         tt_fw_image_free(img);
         return NULL;
@@ -135,26 +200,26 @@ static TTFwImage *tt_fw_load_elf(TTBlackholeMachine *m, int role, bool bare,
 }
 
 /* Preset, then the per-address override properties (-1: not given). */
-static bool tt_fw_resolve_layout(TTBlackholeMachine *m, int ntiles,
+static bool tt_fw_resolve_layout(TTFwBoot *b, int ntiles,
                                  int ndram, Error **errp)
 {
-    const TTFwLayout *l = blackhole_fw_layout_lookup(m->fw_layout, errp);
+    const TTFwLayout *l = blackhole_fw_layout_lookup(b->layout, errp);
 
     if (!l) {
         return false;
     }
-    m->fw = *l;
-    if (m->fw_bank_table >= 0) {
-        m->fw.bank_table = m->fw_bank_table;
+    b->fw = *l;
+    if (b->bank_table >= 0) {
+        b->fw.bank_table = b->bank_table;
     }
-    if (m->fw_l2v_table >= 0) {
-        m->fw.l2v_table = m->fw_l2v_table;
+    if (b->l2v_table >= 0) {
+        b->fw.l2v_table = b->l2v_table;
     }
-    if (m->fw_go_msg >= 0) {
-        m->fw.go_msg = m->fw_go_msg;
+    if (b->go_msg >= 0) {
+        b->fw.go_msg = b->go_msg;
     }
-    if (m->fw_ldm_images) {
-        g_auto(GStrv) v = g_strsplit_set(m->fw_ldm_images, ":,", -1);
+    if (b->ldm_images) {
+        g_auto(GStrv) v = g_strsplit_set(b->ldm_images, ":,", -1);
         uint64_t a;
 
         for (int r = 0; r < TT_CORES_PER_TILE; r++) {
@@ -163,13 +228,13 @@ static bool tt_fw_resolve_layout(TTBlackholeMachine *m, int ntiles,
                            "brisc:ncrisc:trisc0:trisc1:trisc2");
                 return false;
             }
-            m->fw.ldm_image[r] = a;
+            b->fw.ldm_image[r] = a;
         }
     }
-    m->fw_num_dram = m->fw_num_dram_banks >= 0 ? m->fw_num_dram_banks
-                     : m->fw.num_dram_banks ? m->fw.num_dram_banks : ndram;
-    m->fw_num_l1 = m->fw_num_l1_banks >= 0 ? m->fw_num_l1_banks
-                   : m->fw.num_l1_banks ? m->fw.num_l1_banks : ntiles;
+    b->num_dram = b->num_dram_banks >= 0 ? b->num_dram_banks
+                     : b->fw.num_dram_banks ? b->fw.num_dram_banks : ndram;
+    b->num_l1 = b->num_l1_banks >= 0 ? b->num_l1_banks
+                   : b->fw.num_l1_banks ? b->fw.num_l1_banks : ntiles;
     return true;
 }
 
@@ -184,53 +249,53 @@ static bool tt_fw_check_range(const char *what, uint64_t addr, uint64_t len,
     return true;
 }
 
-static bool tt_fw_check_layout(TTBlackholeMachine *m, Error **errp)
+static bool tt_fw_check_layout(TTFwBoot *b, Error **errp)
 {
-    if (m->fw_num_dram < 1 || m->fw_num_dram > TT_DRAM_BANKS ||
-        m->fw_num_l1 < 1 || m->fw_num_l1 > 1024) {
+    if (b->num_dram < 1 || b->num_dram > TT_DRAM_BANKS ||
+        b->num_l1 < 1 || b->num_l1 > 1024) {
         error_setg(errp, "fw-num-dram-banks must be 1-8 and fw-num-l1-banks "
                    "1-1024");
         return false;
     }
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-        if (!tt_fw_check_range("an LDM image", m->fw.ldm_image[r],
+        if (!tt_fw_check_range("an LDM image", b->fw.ldm_image[r],
                                tt_ldm_size(r), errp)) {
             return false;
         }
     }
-    return tt_fw_check_range("the bank table", m->fw.bank_table,
-                             tt_grid_bank_table_size(m->fw_num_dram,
-                                                     m->fw_num_l1), errp) &&
-           tt_fw_check_range("the go message", m->fw.go_msg, 4, errp) &&
-           (!m->fw.l2v_table ||
+    return tt_fw_check_range("the bank table", b->fw.bank_table,
+                             tt_grid_bank_table_size(b->num_dram,
+                                                     b->num_l1), errp) &&
+           tt_fw_check_range("the go message", b->fw.go_msg, 4, errp) &&
+           (!b->fw.l2v_table ||
             tt_fw_check_range("the logical-to-virtual tables",
-                              m->fw.l2v_table, TT_L2V_COLS + TT_L2V_ROWS,
+                              b->fw.l2v_table, TT_L2V_COLS + TT_L2V_ROWS,
                               errp));
 }
 
-bool blackhole_fw_prepare(TTBlackholeMachine *m, int ntiles, int ndram,
+bool blackhole_fw_prepare(TTFwBoot *b, int ntiles, int ndram,
                           Error **errp)
 {
-    bool bare = !g_file_test(MACHINE(m)->firmware, G_FILE_TEST_IS_DIR);
+    bool bare = !g_file_test(b->firmware, G_FILE_TEST_IS_DIR);
 
-    if (!tt_fw_resolve_layout(m, ntiles, ndram, errp) ||
-        !tt_fw_check_layout(m, errp)) {
+    if (!tt_fw_resolve_layout(b, ntiles, ndram, errp) ||
+        !tt_fw_check_layout(b, errp)) {
         return false;
     }
     for (int r = 0; r < (bare ? 1 : TT_CORES_PER_TILE); r++) {
-        const char *fw = MACHINE(m)->firmware;
+        const char *fw = b->firmware;
         g_autofree char *path = bare ? g_strdup(fw) :
             g_strdup_printf("%s/%s.elf", fw, tt_core_role_name[r]);
 
-        m->fw_img[r] = tt_fw_load_elf(m, r, bare, path, errp);
-        if (!m->fw_img[r]) {
+        b->img[r] = tt_fw_load_elf(b, r, bare, path, errp);
+        if (!b->img[r]) {
             return false;
         }
     }
-    if (!bare && m->fw_img[TT_BRISC]->entry >= 0x100000) {
+    if (!bare && b->img[TT_BRISC]->entry >= 0x100000) {
         error_setg(errp, "firmware: brisc.elf entry 0x%x is beyond the reach "
                    "of the boot JAL at L1 address 0",
-                   m->fw_img[TT_BRISC]->entry);
+                   b->img[TT_BRISC]->entry);
         return false;
     }
     return true;
@@ -249,10 +314,10 @@ static void tt_fw_write(AddressSpace *as, hwaddr addr, const void *buf,
     address_space_write(as, addr, MEMTXATTRS_UNSPECIFIED, buf, len);
 }
 
-static void tt_fw_write_images(TTBlackholeMachine *m, AddressSpace *as)
+static void tt_fw_write_images(TTFwBoot *b, AddressSpace *as)
 {
-    for (int r = 0; r < TT_CORES_PER_TILE && m->fw_img[r]; r++) {
-        TTFwImage *img = m->fw_img[r];
+    for (int r = 0; r < TT_CORES_PER_TILE && b->img[r]; r++) {
+        TTFwImage *img = b->img[r];
 
         for (int i = 0; i < img->nseg; i++) {
             TTFwSegment *seg = &img->seg[i];
@@ -276,7 +341,7 @@ static void tt_fw_l2v_tables(TTGrid *g, uint8_t *buf)
     }
 }
 
-static void tt_fw_boot_tile(TTBlackholeMachine *m, TTTensixTile *t,
+static void tt_fw_boot_tile(TTFwBoot *b, TTTensixTile *t,
                             const uint8_t *bank, size_t bank_len,
                             const uint8_t *l2v)
 {
@@ -284,18 +349,18 @@ static void tt_fw_boot_tile(TTBlackholeMachine *m, TTTensixTile *t,
     uint8_t signal = TT_RUN_MSG_INIT;
     uint32_t jal;
 
-    tt_fw_write_images(m, as);
-    if (m->fw_img[TT_NCRISC]) {
-        tt_fw_write(as, m->fw.bank_table, bank, bank_len);
-        if (m->fw.l2v_table) {
-            tt_fw_write(as, m->fw.l2v_table, l2v, TT_L2V_COLS + TT_L2V_ROWS);
+    tt_fw_write_images(b, as);
+    if (b->img[TT_NCRISC]) {
+        tt_fw_write(as, b->fw.bank_table, bank, bank_len);
+        if (b->fw.l2v_table) {
+            tt_fw_write(as, b->fw.l2v_table, l2v, TT_L2V_COLS + TT_L2V_ROWS);
         }
         for (int r = TT_NCRISC; r < TT_CORES_PER_TILE; r++) {
-            tt_debug_regs_set_reset_pc(&t->dbg, r, m->fw_img[r]->entry);
+            tt_debug_regs_set_reset_pc(&t->dbg, r, b->img[r]->entry);
         }
-        jal = cpu_to_le32(tt_boot_jal(m->fw_img[TT_BRISC]->entry));
+        jal = cpu_to_le32(tt_boot_jal(b->img[TT_BRISC]->entry));
         tt_fw_write(as, 0, &jal, 4);
-        tt_fw_write(as, m->fw.go_msg + TT_GO_MSG_SIGNAL_OFFSET, &signal, 1);
+        tt_fw_write(as, b->fw.go_msg + TT_GO_MSG_SIGNAL_OFFSET, &signal, 1);
     }
     trace_tt_fw_boot_tile(t->x, t->y);
     tt_debug_regs_set_soft_reset(&t->dbg, TT_SOFT_RESET_BRISC_ONLY);
@@ -303,15 +368,15 @@ static void tt_fw_boot_tile(TTBlackholeMachine *m, TTTensixTile *t,
 
 void blackhole_fw_boot(void *opaque)
 {
-    TTBlackholeMachine *m = opaque;
-    TTBlackholeSoC *s = &m->soc;
-    size_t bank_len = tt_grid_bank_table_size(m->fw_num_dram, m->fw_num_l1);
+    TTFwBoot *b = opaque;
+    TTBlackholeSoC *s = b->soc;
+    size_t bank_len = tt_grid_bank_table_size(b->num_dram, b->num_l1);
     g_autofree uint8_t *bank = g_malloc(bank_len);
     uint8_t l2v[TT_L2V_COLS + TT_L2V_ROWS];
 
-    tt_grid_bank_table(&s->grid, m->fw_num_dram, m->fw_num_l1, bank);
+    tt_grid_bank_table(&s->grid, b->num_dram, b->num_l1, bank);
     tt_fw_l2v_tables(&s->grid, l2v);
     for (int i = 0; i < s->grid.ntiles; i++) {
-        tt_fw_boot_tile(m, &s->tile[i], bank, bank_len, l2v);
+        tt_fw_boot_tile(b, &s->tile[i], bank, bank_len, l2v);
     }
 }

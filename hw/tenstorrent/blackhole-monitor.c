@@ -71,8 +71,8 @@ static uint8_t tt_go_signal(TTBlackholeMachine *m, TTTensixTile *t)
 {
     uint32_t v = 0;
 
-    if (m->fw.go_msg) {
-        v = address_space_ldl_le(&t->noc_as, m->fw.go_msg,
+    if (m->boot.fw.go_msg) {
+        v = address_space_ldl_le(&t->noc_as, m->boot.fw.go_msg,
                                  MEMTXATTRS_UNSPECIFIED, NULL);
     }
     return v >> 24;     /* signal: the go message's last byte */
@@ -129,7 +129,7 @@ static void tt_tile_dump(TTBlackholeMachine *m, TTTensixTile *t, GString *out)
                            "SOFT_RESET_0 0x%05x", t->x, t->y, t->vx, t->vy,
                            tt_tile_state_name[tt_tile_state(t)],
                            tt_debug_regs_get_soft_reset(&t->dbg));
-    if (m->fw.go_msg) {
+    if (m->boot.fw.go_msg) {
         g_string_append_printf(out, ", go signal 0x%02x",
                                tt_go_signal(m, t));
     }

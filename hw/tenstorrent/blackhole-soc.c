@@ -9,7 +9,7 @@
  * tiles in column-major order.
  *
  * RAM: every tile's L1 and LDMs and every GDDR bank are RAM blocks backed
- * by one memfd (TT_SOC_RAM_* in blackhole.h), sealed against shrinking and
+ * by one memfd (TT_SOC_RAM_* in blackhole-soc.h), sealed against shrinking and
  * growing, so that the vfio-user export can hand it to a client that maps
  * L1 and GDDR (host-map.c) without the client being able to pull pages
  * from under QEMU.  GDDR stays sparse: the file has holes until written.
@@ -28,7 +28,7 @@
 #include "qapi/error.h"
 #include "hw/qdev-properties.h"
 #include "system/reset.h"
-#include "hw/tenstorrent/blackhole.h"
+#include "hw/tenstorrent/blackhole-soc.h"
 
 TTTensixTile *tt_soc_tile_at(TTBlackholeSoC *s, int x, int y)
 {

@@ -32,59 +32,6 @@
 /* SOFT_RESET_0 with only BRISC released (tt-isa-doc SoftReset.md) */
 #define TT_SOFT_RESET_BRISC_ONLY    0x47000u
 
-/*
- * L1 addresses per firmware build: tt-metal's blackhole/dev_mem_map.h and
- * hostdev/dev_msgs.h at 0079e94, blackhole-py's emu/ and its p100a firmware.
- */
-static const TTFwLayout tt_fw_layouts[] = {
-    {
-        .name = "tt-metal-0079e94",
-        .desc = "tt-metal at 0079e94 (128-byte launch message)",
-        .bank_table = 0x12f00, .l2v_table = 0x13700, .go_msg = 0x470,
-        .ldm_image = { 0x9f00, 0xbf00, 0xdf00, 0xef00, 0xff00 },
-    }, {
-        .name = "blackhole-py-emu",
-        .desc = "blackhole-py emu/ layout (112-byte launch message)",
-        .bank_table = 0x116b0, .l2v_table = 0x11eb0, .go_msg = 0x3f0,
-        .ldm_image = { 0x86b0, 0xa6b0, 0xc6b0, 0xd6b0, 0xe6b0 },
-    }, {
-        .name = "blackhole-py-5d08c23",
-        .desc = "blackhole-py 5d08c23 p100a firmware (96-byte launch "
-                "message, 7 DRAM / 110 L1 banks)",
-        .bank_table = 0x112b0, .go_msg = 0x370,
-        .ldm_image = { 0x82b0, 0xa2b0, 0xc2b0, 0xd2b0, 0xe2b0 },
-        .num_dram_banks = 7, .num_l1_banks = 110,
-    }, {
-        .name = "tt-test",
-        .desc = "the project's own test firmware (tests/firmware)",
-        .bank_table = 0x12f00, .l2v_table = 0x13700, .go_msg = 0x470,
-        .ldm_image = { 0x9f00, 0xbf00, 0xdf00, 0xef00, 0xff00 },
-    },
-};
-
-#define TT_DEFAULT_FW_LAYOUT "tt-metal-0079e94"
-
-static const TTFwLayout *tt_fw_layout_find(const char *name)
-{
-    for (int i = 0; i < ARRAY_SIZE(tt_fw_layouts); i++) {
-        if (!strcmp(tt_fw_layouts[i].name, name)) {
-            return &tt_fw_layouts[i];
-        }
-    }
-    return NULL;
-}
-
-static char *tt_fw_layout_names(void)
-{
-    GString *s = g_string_new("");
-
-    for (int i = 0; i < ARRAY_SIZE(tt_fw_layouts); i++) {
-        g_string_append_printf(s, "%s%s", i ? ", " : "",
-                               tt_fw_layouts[i].name);
-    }
-    return g_string_free(s, false);
-}
-
 /* "15:16", "15,16" or "none" -> bit mask of physical columns */
 static bool tt_parse_cols(const char *str, uint32_t *mask, Error **errp)
 {
@@ -201,7 +148,7 @@ static void blackhole_register_boot(Notifier *n, void *data)
     TTBlackholeMachine *m = container_of(n, TTBlackholeMachine,
                                          boot_notifier);
 
-    qemu_register_reset(blackhole_fw_boot, m);
+    qemu_register_reset(blackhole_fw_boot, &m->boot);
 }
 
 static void blackhole_machine_init(MachineState *ms)
@@ -226,7 +173,10 @@ static void blackhole_machine_init(MachineState *ms)
         return;
     }
     /* Firmware is checked before the chip exists: nothing half-started. */
-    if (ms->firmware && !blackhole_fw_prepare(m, tt_grid_count_tiles(cols),
+    m->boot.soc = s;
+    m->boot.firmware = ms->firmware;
+    if (ms->firmware && !blackhole_fw_prepare(&m->boot,
+                                             tt_grid_count_tiles(cols),
                                              TT_DRAM_BANKS - (bank >= 0),
                                              &error_fatal)) {
         return;
@@ -241,23 +191,23 @@ static void blackhole_machine_init(MachineState *ms)
     }
 }
 
-#define TT_STR_PROP(field)                                                  \
-    static char *tt_get_##field(Object *obj, Error **errp)                    \
+#define TT_STR_PROP(name, field)                                            \
+    static char *tt_get_##name(Object *obj, Error **errp)                     \
     {                                                                         \
         return g_strdup(TT_BLACKHOLE_MACHINE(obj)->field);                    \
     }                                                                         \
-    static void tt_set_##field(Object *obj, const char *v, Error **errp)      \
+    static void tt_set_##name(Object *obj, const char *v, Error **errp)       \
     {                                                                         \
         TTBlackholeMachine *m = TT_BLACKHOLE_MACHINE(obj);                    \
         g_free(m->field);                                                     \
         m->field = g_strdup(v);                                               \
     }
 
-TT_STR_PROP(board)
-TT_STR_PROP(harvested_cols)
-TT_STR_PROP(harvested_dram_bank)
-TT_STR_PROP(fw_layout)
-TT_STR_PROP(fw_ldm_images)
+TT_STR_PROP(board, board)
+TT_STR_PROP(harvested_cols, harvested_cols)
+TT_STR_PROP(harvested_dram_bank, harvested_dram_bank)
+TT_STR_PROP(fw_layout, boot.layout)
+TT_STR_PROP(fw_ldm_images, boot.ldm_images)
 
 static void tt_get_i64(Object *obj, Visitor *v, const char *name,
                        void *opaque, Error **errp)
@@ -295,12 +245,12 @@ static void blackhole_machine_instance_init(Object *obj)
     TTBlackholeMachine *m = TT_BLACKHOLE_MACHINE(obj);
 
     m->board = g_strdup("p150");
-    m->fw_layout = g_strdup(TT_DEFAULT_FW_LAYOUT);
-    m->fw_bank_table = -1;
-    m->fw_l2v_table = -1;
-    m->fw_go_msg = -1;
-    m->fw_num_dram_banks = -1;
-    m->fw_num_l1_banks = -1;
+    m->boot.layout = g_strdup(TT_DEFAULT_FW_LAYOUT);
+    m->boot.bank_table = -1;
+    m->boot.l2v_table = -1;
+    m->boot.go_msg = -1;
+    m->boot.num_dram_banks = -1;
+    m->boot.num_l1_banks = -1;
     m->spin_park = true;
     m->prealloc_l1 = true;
 }
@@ -348,23 +298,10 @@ static void tt_set_deterministic(Object *obj, bool v, Error **errp)
     }
 }
 
-const TTFwLayout *blackhole_fw_layout_lookup(const char *name, Error **errp)
-{
-    const TTFwLayout *l = tt_fw_layout_find(name);
-
-    if (!l) {
-        g_autofree char *names = tt_fw_layout_names();
-
-        error_setg(errp, "fw-layout: unknown layout '%s' (known: %s)", name,
-                   names);
-    }
-    return l;
-}
-
 static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
 {
     MachineClass *mc = MACHINE_CLASS(oc);
-    g_autofree char *names = tt_fw_layout_names();
+    g_autofree char *names = blackhole_fw_layout_names();
     g_autofree char *layout_desc = g_strdup_printf(
         "L1 layout of the firmware's tt-metal release: %s (default %s)",
         names, TT_DEFAULT_FW_LAYOUT);
@@ -425,20 +362,20 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
                     "for this many seconds while a core polls, waits or a "
                     "launch is pending (default 0: off)");
     tt_add_override(oc, "fw-bank-table",
-                    offsetof(TTBlackholeMachine, fw_bank_table),
+                    offsetof(TTBlackholeMachine, boot.bank_table),
                     "Override: L1 address of the bank-to-NOC table");
     tt_add_override(oc, "fw-l2v-table",
-                    offsetof(TTBlackholeMachine, fw_l2v_table),
+                    offsetof(TTBlackholeMachine, boot.l2v_table),
                     "Override: L1 address of the logical-to-virtual "
                     "coordinate tables (0: none)");
     tt_add_override(oc, "fw-go-msg",
-                    offsetof(TTBlackholeMachine, fw_go_msg),
+                    offsetof(TTBlackholeMachine, boot.go_msg),
                     "Override: L1 address of go_messages[0]");
     tt_add_override(oc, "fw-num-dram-banks",
-                    offsetof(TTBlackholeMachine, fw_num_dram_banks),
+                    offsetof(TTBlackholeMachine, boot.num_dram_banks),
                     "Override: NUM_DRAM_BANKS the firmware was built with");
     tt_add_override(oc, "fw-num-l1-banks",
-                    offsetof(TTBlackholeMachine, fw_num_l1_banks),
+                    offsetof(TTBlackholeMachine, boot.num_l1_banks),
                     "Override: NUM_L1_BANKS the firmware was built with");
 }
 

@@ -69,7 +69,7 @@
 #include "qapi/visitor.h"
 #include "qom/object_interfaces.h"
 #include "system/system.h"
-#include "hw/tenstorrent/blackhole.h"
+#include "hw/tenstorrent/blackhole-soc.h"
 #include "hw/tenstorrent/host-map.h"
 #include "hw/tenstorrent/pcie.h"
 #include "libvfio-user.h"

@@ -26,7 +26,7 @@
 #ifndef HW_TENSTORRENT_HOST_MAP_H
 #define HW_TENSTORRENT_HOST_MAP_H
 
-#include "hw/tenstorrent/blackhole.h"
+#include "hw/tenstorrent/blackhole-soc.h"
 #include "hw/tenstorrent/host-map-abi.h"
 
 typedef struct TTHostMap TTHostMap;

@@ -1,0 +1,64 @@
+/*
+ * Tenstorrent Blackhole chip: the Tensix tiles of the grid, the five
+ * per-role CPU clusters, the NOC fabric, the GDDR banks, the ARC tile and
+ * the PCIe endpoint (blackhole-soc.c).  Created and realized by the
+ * machine (blackhole.h) on the main thread; read-only once realized.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_TENSTORRENT_BLACKHOLE_SOC_H
+#define HW_TENSTORRENT_BLACKHOLE_SOC_H
+
+#include "hw/cpu/cluster.h"
+#include "hw/tenstorrent/arc.h"
+#include "hw/tenstorrent/grid.h"
+#include "hw/tenstorrent/dram.h"
+#include "hw/tenstorrent/noc.h"
+#include "hw/tenstorrent/pcie.h"
+#include "hw/tenstorrent/tensix-tile.h"
+#include "qom/object.h"
+
+#define TYPE_TT_BLACKHOLE_SOC "tt-blackhole-soc"
+OBJECT_DECLARE_SIMPLE_TYPE(TTBlackholeSoC, TT_BLACKHOLE_SOC)
+
+struct TTBlackholeSoC {
+    DeviceState parent_obj;
+
+    TTGrid grid;
+    CPUClusterState cluster[TT_CORES_PER_TILE];
+    TTNoc noc;
+    TTTensixTile tile[TT_MAX_TILES];
+    TTDramBank dram[TT_DRAM_BANKS];
+    TTArc arc;
+    TTPcie pcie;
+
+    /*
+     * The chip's RAM (every tile's L1 and LDMs, every GDDR bank) in one
+     * sealed memfd, at the offsets below, or -1 (anonymous RAM) if the
+     * host has no memfd.  A vfio-user client maps it (host-map.c).
+     */
+    int ram_fd;
+    uint64_t ram_size;
+
+    /* properties */
+    uint32_t board;
+    uint32_t harvested_cols;
+    int32_t harvested_dram_bank;
+    bool spin_park;
+    bool prealloc_l1;           /* allocate L1 in the RAM file at start */
+};
+
+/*
+ * Layout of the RAM file: tile i's L1 and LDMs at i * 2 MiB, GDDR bank b
+ * at 512 MiB + b * 4 GiB; holes stay sparse.
+ */
+#define TT_SOC_RAM_TILE_STRIDE  (2 * MiB)
+#define TT_SOC_RAM_DRAM_BASE    (512 * MiB)
+
+/* Tile at physical NOC0 (x, y), or NULL */
+TTTensixTile *tt_soc_tile_at(TTBlackholeSoC *s, int x, int y);
+/* DRAM bank whose port is at physical (x, y), or NULL */
+TTDramBank *tt_soc_dram_at(TTBlackholeSoC *s, int x, int y);
+
+#endif

@@ -71,6 +71,8 @@ static void blackhole_soc_create_tiles(TTBlackholeSoC *s)
         qdev_prop_set_int32(DEVICE(t), "ram-fd", s->ram_fd);
         qdev_prop_set_uint64(DEVICE(t), "ram-offset",
                              i * TT_SOC_RAM_TILE_STRIDE);
+        object_property_set_link(OBJECT(t), "noc", OBJECT(&s->noc),
+                                 &error_abort);
         tt_tensix_tile_init_cores(t, clusters);
     }
 }
@@ -146,28 +148,19 @@ static bool blackhole_soc_create_arc(TTBlackholeSoC *s, Error **errp)
     return sysbus_realize(SYS_BUS_DEVICE(d), errp);
 }
 
-/* Every node the NOC can reach, at its physical coordinates */
+/* The nodes with no NIU of their own: GDDR ports and the ARC tile */
 static void blackhole_soc_connect_noc(TTBlackholeSoC *s)
 {
-    for (int i = 0; i < s->grid.ntiles; i++) {
-        TTTensixTile *t = &s->tile[i];
-
-        tt_noc_add_node(&s->noc, t->x, t->y, &t->noc_as, &t->l1, &t->niu[0],
-                        &t->niu[1]);
-        tt_niu_connect(&t->niu[0], &s->noc, &t->noc_as);
-        tt_niu_connect(&t->niu[1], &s->noc, &t->noc_as);
-    }
     for (int b = 0; b < TT_DRAM_BANKS; b++) {
         for (int p = 0; p < TT_DRAM_PORTS && b != s->grid.harvested_dram_bank;
              p++) {
             int x, y;
 
             tt_grid_dram_port_xy(b, p, &x, &y);
-            tt_noc_add_node(&s->noc, x, y, &s->dram[b].as, NULL, NULL, NULL);
+            tt_noc_add_node(&s->noc, x, y, &s->dram[b].as, NULL, NULL);
         }
     }
-    tt_noc_add_node(&s->noc, TT_ARC_X, TT_ARC_Y, &s->arc.as, NULL, NULL, NULL);
-    tt_pcie_connect(&s->pcie, &s->noc);
+    tt_noc_add_node(&s->noc, TT_ARC_X, TT_ARC_Y, &s->arc.as, NULL, NULL);
 }
 
 typedef struct TTSocPrealloc {
@@ -235,7 +228,10 @@ static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
         error_setg(errp, "%s", err);
         return;
     }
-    tt_noc_set_grid(&s->noc, &s->grid);
+    qdev_prop_set_uint32(DEVICE(&s->noc), "board", s->board);
+    qdev_prop_set_uint32(DEVICE(&s->noc), "harvested-cols", s->harvested_cols);
+    qdev_prop_set_int32(DEVICE(&s->noc), "harvested-dram-bank",
+                        s->harvested_dram_bank);
     if (!qdev_realize(DEVICE(&s->noc), NULL, errp)) {
         return;
     }
@@ -250,6 +246,8 @@ static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
         return;
     }
     qdev_prop_set_uint8(DEVICE(&s->pcie), "x", s->grid.pcie_x);
+    object_property_set_link(OBJECT(&s->pcie), "noc", OBJECT(&s->noc),
+                             &error_abort);
     if (blackhole_soc_create_dram(s, errp) &&
         blackhole_soc_create_arc(s, errp) &&
         sysbus_realize(SYS_BUS_DEVICE(&s->pcie), errp)) {

@@ -123,12 +123,13 @@ static void tt_host_map_update(TTHostMap *hm, bool reset)
 
     QEMU_LOCK_GUARD(&hm->lock);
     for (int n = 0; n < TT_NUM_NOCS; n++) {
-        if (FIELD_EX32(qatomic_read(&hm->pcie->niu[n].cfg[0]), NIU_CFG_0,
+        if (FIELD_EX32(qatomic_read(&hm->pcie->niu[n].port.cfg[0]), NIU_CFG_0,
                        COORD_TRANSLATE_EN)) {
             xlate |= BIT(n);
         }
         for (int i = 0; i < hm->ntiles; i++) {
-            if (tt_niu_mcast_opted_out(&hm->tile[i].tile->niu[n])) {
+            if (tt_noc_mcast_opted_out(&hm->soc->noc, n, hm->tile[i].tile->x,
+                                       hm->tile[i].tile->y)) {
                 optout[n][i / 64] |= BIT_ULL(i % 64);
             }
         }
@@ -199,14 +200,14 @@ static void tt_host_map_fill_ucast(TTHostMap *hm, uint16_t *ucast)
     }
 }
 
-/* Each tile's coordinates as a multicast rectangle sees them (niu.c) */
+/* Each tile's coordinates as a multicast rectangle sees them (noc.c) */
 static void tt_host_map_fill_mcast(TTHostMap *hm, uint8_t *mcast)
 {
     for (int space = 0; space < TT_HM_SPACES; space++) {
         for (int i = 0; i < hm->ntiles; i++) {
             int x, y;
 
-            tt_niu_mcast_xy(&hm->soc->grid, space == TT_HM_SPACE_NOC1,
+            tt_noc_mcast_xy(&hm->soc->grid, space == TT_HM_SPACE_NOC1,
                             space == TT_HM_SPACE_XLATE, i, &x, &y);
             mcast[(space * hm->ntiles + i) * 2] = x;
             mcast[(space * hm->ntiles + i) * 2 + 1] = y;

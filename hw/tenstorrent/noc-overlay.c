@@ -18,6 +18,7 @@
 #include "qemu/log.h"
 #include "qemu/atomic.h"
 #include "hw/qdev-properties.h"
+#include "hw/irq.h"
 #include "migration/vmstate.h"
 #include "hw/tenstorrent/noc-overlay.h"
 #include "hw/tenstorrent/tt-tile-map.h"
@@ -98,9 +99,7 @@ static void tt_overlay_write(void *opaque, hwaddr addr, uint64_t val,
     default:
         qatomic_set(reg, val);
     }
-    if (s->notify) {
-        s->notify(s->notify_opaque);
-    }
+    qemu_irq_raise(s->stream_changed);     /* a STREAMWAIT may pass */
     if (s->spin) {
         tt_spin_wake(s->spin);
     }
@@ -129,6 +128,7 @@ static void tt_overlay_realize(DeviceState *dev, Error **errp)
                           "tt-noc-overlay", TT_TILE_NOC_OVERLAY_SIZE);
     memory_region_enable_lockless_io(&s->mmio);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
+    qdev_init_gpio_out_named(dev, &s->stream_changed, "stream-changed", 1);
 }
 
 static const VMStateDescription vmstate_tt_overlay = {
@@ -144,6 +144,8 @@ static const VMStateDescription vmstate_tt_overlay = {
 static const Property tt_overlay_props[] = {
     DEFINE_PROP_UINT8("x", TTNocOverlay, tile_x, 0),
     DEFINE_PROP_UINT8("y", TTNocOverlay, tile_y, 0),
+    DEFINE_PROP_LINK("spin", TTNocOverlay, spin, TYPE_TT_SPIN_TILE,
+                     TTSpinTile *),
 };
 
 static void tt_overlay_class_init(ObjectClass *klass, const void *data)

@@ -1,6 +1,7 @@
 /*
- * Tenstorrent Blackhole NOC fabric: node registry and coordinate
- * translation.  The NIUs (niu.c) issue transactions through it.
+ * Tenstorrent Blackhole NOC fabric: coordinates, multicast selection,
+ * delivery, atomics at the target and the receiving side's counters.
+ * The NIUs (niu.c) hand it their transactions.
  *
  * Coordinates (tt-umd blackhole_implementation.hpp and
  * device/coordinates/blackhole_coordinate_manager.cpp):
@@ -16,28 +17,46 @@
  *   (grid.c), so a bank table entry always reaches the bank it names.
  *   Other coordinates pass through unchanged.
  *
+ * Transactions: tt-isa-documentation BlackholeA0/NoC/MemoryMap.md (the
+ * command encodings), Counters.md (which side counts what).
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/bswap.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
+#include "hw/qdev-properties.h"
+#include "fpu/softfloat.h"
 #include "hw/tenstorrent/noc.h"
+#include "hw/tenstorrent/spin-park.h"
+#include "hw/tenstorrent/tt-tile-map.h"     /* generated */
 
-void tt_noc_set_grid(TTNoc *noc, const TTGrid *grid)
-{
-    noc->grid = grid;
-}
+/* Atomic opcodes, NOC_AT_LEN_BE[14:12] (tt-metal noc_parameters.h) */
+enum {
+    TT_AT_NOP = 0,
+    TT_AT_INCR_GET = 1,
+    TT_AT_INCR_GET_PTR = 2,
+    TT_AT_SWAP = 3,
+    TT_AT_CAS = 4,
+    TT_AT_GET_TILE_MAP = 5,
+    TT_AT_STORE_IND = 6,
+    TT_AT_SWAP_4B = 7,
+    TT_AT_ACC = 9,
+};
+
+/* Node table */
 
 void tt_noc_add_node(TTNoc *noc, int x, int y, AddressSpace *as,
-                     MemoryRegion *l1, TTNiu *niu0, TTNiu *niu1)
+                     MemoryRegion *l1, struct TTSpinTile *spin)
 {
     TTNocNode *n = &noc->node[x][y];
 
     n->as = as;
     n->l1 = l1;
-    n->niu[0] = niu0;
-    n->niu[1] = niu1;
+    n->spin = spin;
 }
 
 void tt_noc_set_node_rw(TTNoc *noc, int x, int y, TTNocNodeRw rw,
@@ -45,6 +64,12 @@ void tt_noc_set_node_rw(TTNoc *noc, int x, int y, TTNocNodeRw rw,
 {
     noc->node[x][y].rw = rw;
     noc->node[x][y].rw_opaque = opaque;
+}
+
+void tt_noc_attach_port(TTNoc *noc, int noc_id, int x, int y,
+                        TTNocPort *port)
+{
+    noc->node[x][y].port[noc_id] = port;
 }
 
 const TTNocNode *tt_noc_node(TTNoc *noc, int x, int y)
@@ -55,6 +80,8 @@ const TTNocNode *tt_noc_node(TTNoc *noc, int x, int y)
     }
     return &noc->node[x][y];
 }
+
+/* Coordinates */
 
 /* Translated DRAM port -> physical port of the bank it names */
 static bool tt_noc_translate_dram(const TTGrid *g, int x, int y, int *px,
@@ -111,7 +138,7 @@ bool tt_noc_resolve(TTNoc *noc, int noc_id, bool translate, int x, int y,
                     int *px, int *py)
 {
     if (translate) {
-        if (!tt_noc_translate(noc->grid, x, y, px, py)) {
+        if (!tt_noc_translate(&noc->grid, x, y, px, py)) {
             return false;
         }
     } else if (noc_id) {
@@ -131,8 +158,597 @@ MemTxResult tt_noc_node_rw(const TTNocNode *n, uint64_t addr, void *buf,
         return n->rw(n->rw_opaque, addr, buf, len, write);
     }
     return address_space_rw(n->as, addr, MEMTXATTRS_UNSPECIFIED, buf, len,
-                             write);
+                            write);
 }
+
+/* Multicast selection */
+
+static bool tt_in_span(int v, int start, int end)
+{
+    return start <= end ? v >= start && v <= end : v <= end || v >= start;
+}
+
+/*
+ * Broadcast opt-out (MemoryMap.md: ROUTER_CFG_1 one bit per column,
+ * ROUTER_CFG_3 one per row, in this NOC's physical coordinates): a router
+ * whose own column or row bit is set does not deliver multicasts locally.
+ */
+static bool tt_noc_port_opted_out(const TTNocPort *p, int noc_id, int x,
+                                  int y)
+{
+    int nx = noc_id ? TT_GRID_W - 1 - x : x;
+    int ny = noc_id ? TT_GRID_H - 1 - y : y;
+
+    return extract32(p->cfg[A_ROUTER_CFG_1 / 4 - A_NIU_CFG_0 / 4], nx, 1) ||
+           extract32(p->cfg[A_ROUTER_CFG_3 / 4 - A_NIU_CFG_0 / 4], ny, 1);
+}
+
+bool tt_noc_mcast_opted_out(TTNoc *noc, int noc_id, int x, int y)
+{
+    return tt_noc_port_opted_out(noc->node[x][y].port[noc_id], noc_id, x, y);
+}
+
+void tt_noc_mcast_xy(const TTGrid *g, int noc, bool xlate, int i, int *x,
+                     int *y)
+{
+    *x = xlate ? g->tile_vx[i] : g->tile_x[i];
+    *y = g->tile_y[i];
+    if (!xlate && noc) {
+        *x = TT_GRID_W - 1 - *x;
+        *y = TT_GRID_H - 1 - *y;
+    }
+}
+
+/*
+ * Tensix tiles in a multicast rectangle (end_x [5:0], end_y [11:6],
+ * start_x [17:12], start_y [23:18]) in the issuing NOC's coordinates,
+ * less those that opted out; other nodes never receive multicasts.
+ */
+static int tt_noc_mcast_nodes(TTNoc *noc, const TTNocReq *r, uint32_t hi,
+                              bool self, const TTNocNode **out)
+{
+    const TTGrid *g = &noc->grid;
+    int ex = hi & 0x3f, ey = (hi >> 6) & 0x3f;
+    int sx = (hi >> 12) & 0x3f, sy = (hi >> 18) & 0x3f;
+    int n = 0;
+
+    /*
+     * The span runs from start to end in the direction of this NOC's data
+     * flow, wrapping past the grid's edge when start is beyond end (each
+     * NOC is a torus, tt-isa-documentation BlackholeA0/NoC/README.md).
+     * Translated coordinates are NOC 0's for both NOCs but do not change
+     * NOC 1's direction, leftwards and upwards: software swaps
+     * StartX with EndX and StartY with EndY for a NOC 1 broadcast
+     * (WormholeB0/NoC/Coordinates.md, "Coordinate Translation"; ttsim
+     * src/tile.cpp checks start >= end on NOC 1 and swaps).  So on NOC 1
+     * with translation the span runs downwards from start to end.
+     */
+    if (r->xlate && r->noc) {
+        int t = sx;
+
+        sx = ex;
+        ex = t;
+        t = sy;
+        sy = ey;
+        ey = t;
+    }
+
+    for (int i = 0; i < g->ntiles; i++) {
+        int x, y;
+
+        tt_noc_mcast_xy(g, r->noc, r->xlate, i, &x, &y);
+        if (!tt_in_span(x, sx, ex) || !tt_in_span(y, sy, ey) ||
+            (!self && g->tile_x[i] == r->x && g->tile_y[i] == r->y)) {
+            continue;
+        }
+        out[n] = tt_noc_node(noc, g->tile_x[i], g->tile_y[i]);
+        if (!tt_noc_port_opted_out(out[n]->port[r->noc], r->noc,
+                                   g->tile_x[i], g->tile_y[i])) {
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Delivery */
+
+static void tt_noc_req_error(const TTNocReq *r, const char *what)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d buf %d: %s\n", r->x, r->y,
+                  r->noc, r->buf, what);
+}
+
+/* Node at a unicast coordinate field ([5:0] x, [11:6] y) */
+static const TTNocNode *tt_noc_unicast(TTNoc *noc, const TTNocReq *r,
+                                       uint32_t hi)
+{
+    int px, py;
+    const TTNocNode *n = NULL;
+
+    if (tt_noc_resolve(noc, r->noc, r->xlate, hi & 0x3f, (hi >> 6) & 0x3f,
+                       &px, &py)) {
+        n = tt_noc_node(noc, px, py);
+    }
+    if (!n) {
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d: no node at (%u, %u)"
+                      "%s\n", r->x, r->y, r->noc, hi & 0x3f,
+                      (hi >> 6) & 0x3f, r->xlate ? " (translated)" : "");
+    }
+    return n;
+}
+
+/* The receiving NIU counts a transaction that reached its tile */
+static void tt_noc_count(const TTNocNode *n, int noc_id, int counter)
+{
+    if (n->port[noc_id]) {
+        qatomic_inc(&n->port[noc_id]->counter[counter]);
+    }
+}
+
+/* A write reached a Tensix tile: its parked cores may be waiting for it */
+static void tt_noc_wake(const TTNocNode *n)
+{
+    if (n->spin) {
+        tt_spin_wake(n->spin);
+    }
+}
+
+static MemTxResult tt_noc_access(const TTNocNode *n, uint64_t addr,
+                                 void *buf, uint32_t len, bool write)
+{
+    MemTxResult r = tt_noc_node_rw(n, addr, buf, len, write);
+
+    if (write) {
+        tt_noc_wake(n);
+    }
+    return r;
+}
+
+static uint32_t tt_noc_len(const TTNocReq *r, uint32_t len, bool l1_to_l1)
+{
+    if (len > TT_NOC_MAX_PACKET && !l1_to_l1) {
+        tt_noc_req_error(r, "transfer over 16 KiB to or from a non-L1 "
+                         "target: truncated to one packet");
+        len = TT_NOC_MAX_PACKET;
+    }
+    return len;
+}
+
+/*
+ * Only 4-byte accesses reach a tile's MMIO: anything else
+ * is logged and moves the one aligned word holding the address.
+ */
+static uint32_t tt_noc_mmio_len(const TTNocReq *r, const TTNocNode *n,
+                                uint64_t *addr, uint32_t len)
+{
+    if (!n || !n->l1 || *addr < memory_region_size(n->l1) ||
+        (len == 4 && !(*addr & 3))) {
+        return len;
+    }
+    qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d buf %d: %u-byte access to "
+                  "MMIO 0x%" PRIx64 ": only 4-byte accesses reach MMIO; one "
+                  "word moved\n", r->x, r->y, r->noc, r->buf, len, *addr);
+    *addr &= ~3ull;
+    return 4;
+}
+
+/* Copy @len bytes in packet-sized pieces; hardware splits L1 transfers */
+static void tt_noc_copy(const TTNocReq *r, const TTNocNode *src,
+                        uint64_t saddr, const TTNocNode *const *dst,
+                        int ndst, uint64_t daddr, uint32_t len)
+{
+    /*
+     * Bytes with no destination, or past the end of the destinations' L1
+     * (every multicast destination is a Tensix L1 of the same size), reach
+     * nothing: stop there.  The length field has 32 bits, and moving the
+     * rest packet by packet would hold the NIU for minutes.
+     */
+    if (!ndst) {
+        return;
+    }
+    if (dst[0]->l1 && daddr < memory_region_size(dst[0]->l1) &&
+        len > memory_region_size(dst[0]->l1) - daddr) {
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d buf %d: %u-byte "
+                      "transfer to L1 0x%" PRIx64 " runs past the end of "
+                      "L1; the rest is dropped\n", r->x, r->y, r->noc,
+                      r->buf, len, daddr);
+        len = memory_region_size(dst[0]->l1) - daddr;
+    }
+    for (uint32_t done = 0; done < len; done += TT_NOC_MAX_PACKET) {
+        uint32_t n = MIN(len - done, TT_NOC_MAX_PACKET);
+
+        if (!src || tt_noc_access(src, saddr + done, r->data, n, false)) {
+            if (src) {
+                tt_noc_req_error(r, "read from the source failed");
+            }
+            memset(r->data, 0xff, n);   /* unmapped reads return ones */
+        }
+        for (int i = 0; i < ndst; i++) {
+            if (tt_noc_access(dst[i], daddr + done, r->data, n, true)) {
+                tt_noc_req_error(r, "write to the destination failed");
+            }
+        }
+    }
+}
+
+uint32_t tt_noc_read(TTNoc *noc, const TTNocReq *r, uint32_t src_hi,
+                     uint64_t saddr, uint32_t dst_hi, uint64_t daddr,
+                     uint32_t len)
+{
+    const TTNocNode *src = tt_noc_unicast(noc, r, src_hi);
+    const TTNocNode *dst = tt_noc_unicast(noc, r, dst_hi);
+
+    if (!dst) {
+        return 0;
+    }
+    len = tt_noc_len(r, len, (!src || src->l1) && dst->l1);
+    len = tt_noc_mmio_len(r, src, &saddr, len);
+    len = tt_noc_mmio_len(r, dst, &daddr, len);
+    /* a read from no node returns all-ones (tt_noc_copy) */
+    tt_noc_copy(r, src, saddr, &dst, 1, daddr, len);
+    if (src) {
+        tt_noc_count(src, r->noc, TT_SLV_RD_REQ_RECEIVED);
+        tt_noc_count(src, r->noc, TT_SLV_RD_RESP_SENT);
+    }
+    return len;
+}
+
+int tt_noc_write(TTNoc *noc, const TTNocReq *r, uint64_t saddr,
+                 uint32_t dst_hi, bool mcast, bool self, uint64_t daddr,
+                 uint32_t *len)
+{
+    const TTNocNode *src = tt_noc_node(noc, r->x, r->y);
+    const TTNocNode *dst[TT_MAX_TILES];
+    int n;
+
+    if (mcast) {
+        n = tt_noc_mcast_nodes(noc, r, dst_hi, self, dst);
+        if (n) {
+            /* every destination is a Tensix tile: the same address map */
+            *len = tt_noc_mmio_len(r, dst[0], &daddr, *len);
+        }
+    } else {
+        dst[0] = tt_noc_unicast(noc, r, dst_hi);
+        n = dst[0] != NULL;
+        if (n) {
+            *len = tt_noc_len(r, *len, dst[0]->l1 != NULL);
+            *len = tt_noc_mmio_len(r, dst[0], &daddr, *len);
+        }
+    }
+    *len = tt_noc_mmio_len(r, src, &saddr, *len);
+    tt_noc_copy(r, src, saddr, dst, n, daddr, *len);
+    for (int i = 0; i < n; i++) {
+        tt_noc_count(dst[i], r->noc, r->posted
+                     ? TT_SLV_POSTED_WR_REQ_RECEIVED
+                     : TT_SLV_NONPOSTED_WR_REQ_RECEIVED);
+    }
+    return n;
+}
+
+/*
+ * Inline write (tt-isa-documentation NoC/MemoryMap.md): to MMIO the byte
+ * enables are ignored and 32 bits are stored; to L1 (a Blackhole hazard
+ * tt-metal avoids) @be enables bytes of the 64-byte word holding the
+ * address, the value repeating in each 4-byte lane.
+ */
+void tt_noc_write_inline(TTNoc *noc, const TTNocReq *r, uint32_t hi,
+                         uint64_t addr, uint32_t data, uint32_t be)
+{
+    const TTNocNode *dst = tt_noc_unicast(noc, r, hi);
+    uint8_t buf[4];
+
+    stl_le_p(buf, data);
+    if (dst && dst->l1 && addr < TT_TILE_L1_SIZE) {
+        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d: inline write to L1 "
+                      "0x%" PRIx64 " (unsafe on Blackhole hardware)\n",
+                      r->x, r->y, r->noc, addr);
+        for (int i = 0; i < 32; i++) {
+            if (be & BIT(i)) {
+                tt_noc_access(dst, (addr & ~63ull) + i, &buf[i & 3], 1,
+                              true);
+            }
+        }
+    } else if (dst && tt_noc_access(dst, addr & ~3ull, buf, 4, true)) {
+        tt_noc_req_error(r, "inline write failed");
+    }
+}
+
+/*
+ * Byte-enable write (MemoryMap.md): @mask covers the 64 bytes from
+ * @daddr & ~0xF, taken from @saddr & ~0xF of the issuer's tile; to MMIO
+ * the mask is ignored and one 32-bit word is stored.
+ */
+void tt_noc_write_be(TTNoc *noc, const TTNocReq *r, uint64_t saddr,
+                     uint32_t dst_hi, uint64_t daddr, uint64_t mask)
+{
+    const TTNocNode *self = tt_noc_node(noc, r->x, r->y);
+    const TTNocNode *dst = tt_noc_unicast(noc, r, dst_hi);
+    uint64_t src = saddr & ~15ull, ret = daddr & ~15ull;
+
+    if (dst && tt_noc_access(self, src, r->data, 64, false)) {
+        tt_noc_req_error(r, "byte-enable write: local read failed");
+    } else if (dst && !dst->l1) {
+        tt_noc_access(dst, daddr & ~3ull, r->data + (saddr & 12), 4, true);
+    } else if (dst) {
+        for (int i = 0; i < 64; i++) {
+            if (mask & BIT_ULL(i)) {
+                tt_noc_access(dst, ret + i, r->data + i, 1, true);
+            }
+        }
+    }
+}
+
+/* Atomics at the target */
+
+/* Add @add into the 32-bit word at @p modulo 2^(width + 1), atomically */
+static uint32_t tt_atomic_add_masked(uint32_t *p, uint32_t add,
+                                     uint32_t width)
+{
+    uint32_t mask = width == 31 ? UINT32_MAX : (2u << width) - 1;
+    uint32_t old, new;
+
+    do {
+        old = qatomic_read(p);
+        new = (old & ~mask) | ((old + add) & mask);
+    } while (qatomic_cmpxchg(p, old, new) != old);
+    return old;
+}
+
+/* ACC formats, NOC_AT_LEN_BE[2:0]; bit 3 disables saturation */
+enum {
+    TT_ACC_FP32, TT_ACC_FP16_A, TT_ACC_FP16_B, TT_ACC_INT32,
+    TT_ACC_INT32_COMPL, TT_ACC_INT32_UNS, TT_ACC_INT8, TT_ACC_UINT8,
+};
+
+/* Tensix integers are sign-magnitude (tt-isa-doc TensixCoprocessor/Dst.md) */
+static int64_t tt_sm_to_int(uint32_t v, int bits)
+{
+    int64_t mag = v & ((1ull << (bits - 1)) - 1);
+
+    return v >> (bits - 1) & 1 ? -mag : mag;
+}
+
+static uint32_t tt_int_to_sm(int64_t v, int bits, bool sat)
+{
+    uint64_t max = (1ull << (bits - 1)) - 1;
+    uint64_t mag = v < 0 ? -v : v;
+
+    mag = sat ? MIN(mag, max) : mag & max;
+    return (v < 0 ? 1u << (bits - 1) : 0) | mag;
+}
+
+static uint32_t tt_acc_lane(int fmt, bool sat, uint32_t a, uint32_t b,
+                            float_status *st)
+{
+    uint64_t sum;
+
+    switch (fmt) {
+    case TT_ACC_FP32:
+        return float32_val(float32_add(make_float32(a), make_float32(b), st));
+    case TT_ACC_FP16_A:
+        return float16_val(float16_add(make_float16(a), make_float16(b), st));
+    case TT_ACC_FP16_B:
+        return bfloat16_add(a, b, st);
+    case TT_ACC_INT32:
+        return tt_int_to_sm(tt_sm_to_int(a, 32) + tt_sm_to_int(b, 32), 32,
+                            sat);
+    case TT_ACC_INT8:
+        return tt_int_to_sm(tt_sm_to_int(a, 8) + tt_sm_to_int(b, 8), 8, sat);
+    case TT_ACC_INT32_UNS:
+        sum = (uint64_t)a + b;
+        return sat && sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+    case TT_ACC_UINT8:
+        sum = (uint64_t)a + b;
+        return sat && sum > UINT8_MAX ? UINT8_MAX : (uint8_t)sum;
+    default:                    /* INT32_COMPL: two's complement, wraps */
+        return a + b;
+    }
+}
+
+/*
+ * ACC: element-wise accumulate of AT_DATA, repeated across the 16-byte
+ * block, into the block (tenstorrent-docs hardware/blackhole-emulator-specs/
+ * noc-atomics.md): FP32/INT32 x4, FP16/BF16 x8
+ * (AT_DATA's two halves alternate), INT8/UINT8 x16.  Denormals flush to zero;
+ * rounding is to nearest even (that page is silent, like the ISA pages).
+ * Lanes never cross a word, so each word is updated atomically on its own.
+ */
+static void tt_atomic_acc(uint32_t *blk, uint32_t instrn, uint32_t data)
+{
+    int fmt = instrn & 7, bits = fmt <= TT_ACC_FP16_B
+        ? (fmt == TT_ACC_FP32 ? 32 : 16)
+        : (fmt >= TT_ACC_INT8 ? 8 : 32);
+    bool sat = !(instrn & 8);
+    float_status st = { };
+
+    set_float_rounding_mode(float_round_nearest_even, &st);
+    set_flush_to_zero(true, &st);
+    set_flush_inputs_to_zero(true, &st);
+    set_default_nan_mode(true, &st);
+    set_float_default_nan_pattern(0b01000000, &st);
+    set_float_2nan_prop_rule(float_2nan_prop_s_ab, &st);
+    for (int i = 0; i < 4; i++) {
+        uint32_t old, new;
+
+        do {
+            old = qatomic_read(&blk[i]);
+            new = 0;
+            for (int sh = 0; sh < 32; sh += bits) {
+                uint32_t m = bits == 32 ? UINT32_MAX : (1u << bits) - 1;
+
+                new |= (tt_acc_lane(fmt, sat, (old >> sh) & m,
+                                    (data >> sh) & m, &st) & m) << sh;
+            }
+        } while (qatomic_cmpxchg(&blk[i], old, new) != old);
+    }
+}
+
+/*
+ * INCR_GET_PTR (tenstorrent-docs hardware/blackhole-emulator-specs/
+ * noc-atomics.md): the word advances by INCR [9:6] (0 means 1) and
+ * returns to 0 when a WRAP [5:2] is set and the new value reaches it.
+ */
+static uint32_t tt_atomic_incr_ptr(uint32_t *p, uint32_t len_be)
+{
+    uint32_t incr = extract32(len_be, 6, 4) ?: 1, wrap = extract32(len_be, 2,
+                                                                   4);
+    uint32_t old, new;
+
+    do {
+        old = qatomic_read(p);
+        new = old + incr;
+        if (wrap && new >= wrap) {
+            new = 0;
+        }
+    } while (qatomic_cmpxchg(p, old, new) != old);
+    return old;
+}
+
+/*
+ * One atomic on the 16-byte L1 block holding TARG (tt-isa-documentation
+ * WormholeB0/NoC/Atomics.md; the Blackhole page is the same per its
+ * README).  Returns the 32-bit word at TARG as it was before.
+ */
+static uint32_t tt_noc_atomic_block(const TTNocReq *r, uint32_t *blk,
+                                    uint64_t addr, uint32_t len_be,
+                                    uint32_t data)
+{
+    uint32_t op = FIELD_EX32(len_be, NOC_AT_LEN_BE, INS);
+    uint32_t *targ = &blk[(addr >> 2) & 3];
+    uint32_t *word = &blk[FIELD_EX32(len_be, NOC_AT_LEN_BE, IND_32)];
+    uint32_t result = qatomic_read(targ), old;
+    uint16_t *half = (uint16_t *)blk;
+
+    switch (op) {
+    case TT_AT_INCR_GET:
+        old = tt_atomic_add_masked(word, data,
+                                   FIELD_EX32(len_be, NOC_AT_LEN_BE,
+                                              INT_WIDTH));
+        break;
+    case TT_AT_INCR_GET_PTR:
+        old = tt_atomic_incr_ptr(word, len_be);
+        break;
+    case TT_AT_CAS:
+        old = qatomic_cmpxchg(word,
+                              FIELD_EX32(len_be, NOC_AT_LEN_BE, CAS_CMP),
+                              FIELD_EX32(len_be, NOC_AT_LEN_BE, CAS_SET));
+        break;
+    case TT_AT_SWAP:
+        /* Mask [9:2]: 16-bit lanes, even lanes AT_DATA[15:0], odd [31:16] */
+        for (int i = 0; i < 8; i++) {
+            if (len_be & BIT(2 + i)) {
+                qatomic_set(&half[i], (uint16_t)(data >> (16 * (i & 1))));
+            }
+        }
+        return result;
+    case TT_AT_STORE_IND:       /* swap, index variant: Ofs [1:0] */
+        old = qatomic_xchg(word, data);
+        break;
+    case TT_AT_SWAP_4B:         /* swap, index variant: Ofs [3:2] */
+        word = &blk[(len_be >> 2) & 3];
+        old = qatomic_xchg(word, data);
+        break;
+    case TT_AT_ACC:
+        tt_atomic_acc(blk, len_be, data);
+        return result;
+    case TT_AT_GET_TILE_MAP:
+        qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: GET_TILE_MAP is not "
+                      "documented; memory unchanged\n", r->x, r->y, r->noc);
+        return result;
+    default:
+        qemu_log_mask(LOG_UNIMP, "x%dy%d NOC%d: atomic opcode %u is not "
+                      "documented; memory unchanged\n", r->x, r->y, r->noc,
+                      op);
+        return result;
+    }
+    return word == targ ? old : result;
+}
+
+void tt_noc_atomic(TTNoc *noc, const TTNocReq *r, uint32_t hi, bool mcast,
+                   bool self, uint64_t addr, uint32_t len_be, uint32_t data,
+                   uint64_t ret)
+{
+    const TTNocNode *dst[TT_MAX_TILES];
+    uint64_t block = addr & ~15ull;
+    uint32_t old = 0;
+    uint8_t resp[4];
+    int n;
+
+    if (mcast) {
+        n = tt_noc_mcast_nodes(noc, r, hi, self, dst);
+    } else {
+        dst[0] = tt_noc_unicast(noc, r, hi);
+        n = dst[0] != NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        /* TARG has 64 bits: block + 16 could wrap around to a small value */
+        if (!dst[i]->l1 || block >= memory_region_size(dst[i]->l1) ||
+            memory_region_size(dst[i]->l1) - block < 16) {
+            tt_noc_req_error(r, "atomic target is not Tensix L1: dropped");
+            continue;
+        }
+        old = tt_noc_atomic_block(r, (uint32_t *)
+                                  ((uint8_t *)memory_region_get_ram_ptr(
+                                      dst[i]->l1) + block),
+                                  addr, len_be, data);
+        tt_noc_wake(dst[i]);
+        tt_noc_count(dst[i], r->noc, r->posted
+                     ? TT_SLV_POSTED_ATOMIC_RECEIVED
+                     : TT_SLV_NONPOSTED_ATOMIC_RECEIVED);
+    }
+    if (r->posted) {
+        return;
+    }
+    /* the response carries the old value back to the issuer's L1 */
+    stl_le_p(resp, old);
+    if (tt_noc_access(tt_noc_node(noc, r->x, r->y), ret, resp, 4, true)) {
+        tt_noc_req_error(r, "atomic return write failed");
+    }
+}
+
+/* Host accesses */
+
+int tt_noc_host_rw(TTNoc *noc, const TTNocReq *r, uint32_t rect, bool mcast,
+                   uint64_t addr, void *buf, uint32_t len, bool write)
+{
+    const TTNocNode *dst[TT_MAX_TILES];
+    int n;
+
+    if (mcast && write) {
+        n = tt_noc_mcast_nodes(noc, r, rect, false, dst);
+    } else {
+        dst[0] = tt_noc_unicast(noc, r, rect);
+        n = dst[0] != NULL;
+    }
+    if (!n) {
+        if (!write) {
+            memset(buf, 0xff, len);
+        }
+        return 0;
+    }
+    if (!mcast) {
+        uint32_t l = tt_noc_mmio_len(r, dst[0], &addr, len);
+
+        if (l < len && !write) {
+            memset(buf, 0xff, len);
+        }
+        len = l;
+    }
+    for (int i = 0; i < n; i++) {
+        if (tt_noc_access(dst[i], addr, buf, len, write)) {
+            tt_noc_req_error(r, write ? "host write failed"
+                                      : "host read failed");
+            if (!write) {
+                memset(buf, 0xff, len);
+            }
+        }
+        tt_noc_count(dst[i], r->noc, write ? TT_SLV_POSTED_WR_REQ_RECEIVED
+                                           : TT_SLV_RD_REQ_RECEIVED);
+    }
+    return n;
+}
+
+/* Routing changes */
 
 void tt_noc_routing_changed(TTNoc *noc)
 {
@@ -152,11 +768,19 @@ static void tt_noc_init(Object *obj)
 static void tt_noc_realize(DeviceState *dev, Error **errp)
 {
     TTNoc *noc = TT_NOC(dev);
+    const char *err;
 
-    if (!noc->grid) {
-        error_setg(errp, "tt-noc: no grid");
+    if (!tt_grid_init(&noc->grid, noc->board, noc->harvested_cols,
+                      noc->harvested_dram_bank, &err)) {
+        error_setg(errp, "tt-noc: %s", err);
     }
 }
+
+static const Property tt_noc_props[] = {
+    DEFINE_PROP_UINT32("board", TTNoc, board, TT_BOARD_P150),
+    DEFINE_PROP_UINT32("harvested-cols", TTNoc, harvested_cols, 0),
+    DEFINE_PROP_INT32("harvested-dram-bank", TTNoc, harvested_dram_bank, -1),
+};
 
 static void tt_noc_class_init(ObjectClass *klass, const void *data)
 {
@@ -165,6 +789,7 @@ static void tt_noc_class_init(ObjectClass *klass, const void *data)
     dc->desc = "Tenstorrent Blackhole NOC fabric";
     dc->realize = tt_noc_realize;
     dc->user_creatable = false;
+    device_class_set_props(dc, tt_noc_props);
 }
 
 static const TypeInfo tt_noc_types[] = {

@@ -653,6 +653,8 @@ static bool tt_pcie_init_nius(TTPcie *s, Error **errp)
         qdev_prop_set_uint32(d, "node-id", tt_niu_node_id(n, s->x, 0));
         qdev_prop_set_uint32(d, "logical-id",
                              TT_NOC_XY(TT_VIRT_PCIE_X, TT_VIRT_PCIE_Y));
+        object_property_set_link(OBJECT(d), "fabric", OBJECT(s->noc),
+                                 &error_abort);
         if (!sysbus_realize(SYS_BUS_DEVICE(d), errp)) {
             return false;
         }
@@ -669,6 +671,10 @@ static void tt_pcie_realize(DeviceState *dev, Error **errp)
 
     if (s->x != 2 && s->x != 11) {
         error_setg(errp, "tt-pcie: x must be 2 (PCIe 0) or 11 (PCIe 1)");
+        return;
+    }
+    if (!s->noc) {
+        error_setg(errp, "tt-pcie: 'noc' link not set");
         return;
     }
     if (!tt_pcie_init_nius(s, errp) ||
@@ -695,16 +701,9 @@ static void tt_pcie_realize(DeviceState *dev, Error **errp)
     memory_region_init_io(&s->noc_side, o, &tt_pcie_noc_ops, s, "tt-pcie-noc",
                           UINT64_MAX);
     address_space_init(&s->noc_as, &s->noc_side, "tt-pcie-noc");
-}
-
-void tt_pcie_connect(TTPcie *s, TTNoc *noc)
-{
-    s->noc = noc;
-    for (int n = 0; n < TT_NUM_NOCS; n++) {
-        tt_niu_connect(&s->niu[n], noc, &s->noc_as);
-    }
-    tt_noc_add_node(noc, s->x, 0, &s->noc_as, NULL, &s->niu[0], &s->niu[1]);
-    tt_noc_set_node_rw(noc, s->x, 0, tt_pcie_noc_rw, s);
+    /* what the NOC reaches at (x, 0): this endpoint, any length */
+    tt_noc_add_node(s->noc, s->x, 0, &s->noc_as, NULL, NULL);
+    tt_noc_set_node_rw(s->noc, s->x, 0, tt_pcie_noc_rw, s);
 }
 
 static void tt_pcie_reset_hold(Object *obj, ResetType type)
@@ -764,6 +763,7 @@ static const VMStateDescription vmstate_tt_pcie = {
 
 static const Property tt_pcie_props[] = {
     DEFINE_PROP_UINT8("x", TTPcie, x, 2),
+    DEFINE_PROP_LINK("noc", TTPcie, noc, TYPE_TT_NOC, TTNoc *),
     DEFINE_PROP_SIZE("host-mem-size", TTPcie, host_mem_size, 64 * MiB),
 };
 

@@ -469,6 +469,8 @@ static const Property tt_debug_regs_props[] = {
                      MemoryRegion *),
     DEFINE_PROP_LINK("ldm4", TTRiscvDebugRegs, ldm[4], TYPE_MEMORY_REGION,
                      MemoryRegion *),
+    DEFINE_PROP_LINK("spin", TTRiscvDebugRegs, spin, TYPE_TT_SPIN_TILE,
+                     TTSpinTile *),
     DEFINE_PROP_UINT8("x", TTRiscvDebugRegs, tile_x, 0),
     DEFINE_PROP_UINT8("y", TTRiscvDebugRegs, tile_y, 0),
 };

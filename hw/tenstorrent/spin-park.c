@@ -364,3 +364,13 @@ const VMStateDescription vmstate_tt_spin_tile = {
         VMSTATE_END_OF_LIST()
     },
 };
+
+static const TypeInfo tt_spin_types[] = {
+    {
+        .name = TYPE_TT_SPIN_TILE,
+        .parent = TYPE_OBJECT,
+        .instance_size = sizeof(TTSpinTile),
+    },
+};
+
+DEFINE_TYPES(tt_spin_types)

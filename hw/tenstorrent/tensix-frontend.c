@@ -755,7 +755,7 @@ void tt_tensix_frontend_dump(TTTensix *t, int i, GString *out)
 }
 
 /* A stream register changed: a thread may be held by STREAMWAIT */
-void tt_tensix_stream_changed(void *opaque)
+void tt_tensix_stream_changed(void *opaque, int n, int level)
 {
     TTTensix *t = opaque;
     bool waiting = false;

@@ -189,6 +189,8 @@ void tt_sync_sem_update(TTTensix *t, uint32_t sems, int delta);
 /* tensix-frontend.c: run every thread as far as it can go; wake cores */
 bool tt_tensix_run(TTTensix *t);
 void tt_tensix_release_waiters(TTTensix *t);
+/* GPIO in "stream-changed": re-run a thread held by STREAMWAIT */
+void tt_tensix_stream_changed(void *opaque, int n, int level);
 
 /* The per-core windows, one set of callbacks per block */
 extern const MemoryRegionOps tt_tensix_push_ops;    /* tensix-frontend.c */

@@ -97,10 +97,10 @@ static void tt_loadstorereg(TTTensix *t, int thread, uint32_t w)
         return;
     }
     if (w >> 24 == TT_OP_STOREREG) {
-        address_space_stl_le(t->view_as, addr, *gpr, MEMTXATTRS_UNSPECIFIED,
+        address_space_stl_le(&t->view_as, addr, *gpr, MEMTXATTRS_UNSPECIFIED,
                              &r);
     } else {
-        *gpr = address_space_ldl_le(t->view_as, addr, MEMTXATTRS_UNSPECIFIED,
+        *gpr = address_space_ldl_le(&t->view_as, addr, MEMTXATTRS_UNSPECIFIED,
                                     &r);
     }
     if (r != MEMTX_OK) {

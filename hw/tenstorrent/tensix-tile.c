@@ -120,28 +120,40 @@ static void tt_tile_init_core_memory(TTTensixTile *t, TTCoreRole r)
                              &error_abort);
 }
 
-static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
+static void tt_tile_link(void *block, const char *name, void *target)
 {
-    SysBusDevice *sbd = SYS_BUS_DEVICE(&t->dbg);
+    object_property_set_link(OBJECT(block), name, OBJECT(target),
+                             &error_abort);
+}
 
+/* The tile's blocks reach its cores, its parking and each other by links */
+static void tt_tile_link_blocks(TTTensixTile *t)
+{
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         g_autofree char *cpu = g_strdup_printf("cpu%d", r);
         g_autofree char *ldm = g_strdup_printf("ldm%d", r);
 
-        object_property_set_link(OBJECT(&t->dbg), cpu, OBJECT(&t->core[r]),
-                                 &error_abort);
-        object_property_set_link(OBJECT(&t->dbg), ldm, OBJECT(&t->ldm[r]),
-                                 &error_abort);
+        tt_tile_link(&t->dbg, cpu, &t->core[r]);
+        tt_tile_link(&t->dbg, ldm, &t->ldm[r]);
+        tt_tile_link(&t->tensix, cpu, &t->core[r]);
     }
-    t->dbg.spin = &t->spin;
-    t->tensix.spin = &t->spin;
-    t->tensix.overlay = &t->overlay;
-    t->tensix.view_as = &t->noc_as;
-    t->overlay.notify = tt_tensix_stream_changed;
-    t->overlay.notify_opaque = &t->tensix;
-    t->overlay.spin = &t->spin;
-    t->niu[0].spin = &t->spin;
-    t->niu[1].spin = &t->spin;
+    tt_tile_link(&t->dbg, "spin", &t->spin);
+    tt_tile_link(&t->tensix, "spin", &t->spin);
+    tt_tile_link(&t->tensix, "overlay", &t->overlay);
+    tt_tile_link(&t->tensix, "view", &t->view);
+    tt_tile_link(&t->tensix, "l1", &t->l1);
+    tt_tile_link(&t->overlay, "spin", &t->spin);
+    for (int n = 0; n < TT_NUM_NOCS; n++) {
+        tt_tile_link(&t->niu[n], "spin", &t->spin);
+        tt_tile_link(&t->niu[n], "fabric", t->noc);
+    }
+}
+
+static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
+{
+    SysBusDevice *sbd = SYS_BUS_DEVICE(&t->dbg);
+
+    tt_tile_link_blocks(t);
     qdev_prop_set_uint8(DEVICE(&t->dbg), "x", t->x);
     qdev_prop_set_uint8(DEVICE(&t->dbg), "y", t->y);
     if (!sysbus_realize(sbd, errp)) {
@@ -154,8 +166,6 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
 
     qdev_prop_set_uint8(DEVICE(&t->tensix), "x", t->x);
     qdev_prop_set_uint8(DEVICE(&t->tensix), "y", t->y);
-    object_property_set_link(OBJECT(&t->tensix), "l1", OBJECT(&t->l1),
-                             &error_abort);
     if (!sysbus_realize(SYS_BUS_DEVICE(&t->tensix), errp)) {
         return false;
     }
@@ -172,6 +182,10 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
     memory_region_add_subregion(&t->view, TT_TILE_NOC_OVERLAY_BASE,
                                 sysbus_mmio_get_region(
                                     SYS_BUS_DEVICE(&t->overlay), 0));
+    /* a stream register write may release a STREAMWAIT */
+    qdev_connect_gpio_out_named(DEVICE(&t->overlay), "stream-changed", 0,
+                                qdev_get_gpio_in_named(DEVICE(&t->tensix),
+                                                       "stream-changed", 0));
 
     for (int n = 0; n < TT_NUM_NOCS; n++) {
         DeviceState *d = DEVICE(&t->niu[n]);
@@ -229,6 +243,11 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
     Object *o = OBJECT(t);
     g_autofree char *sram = g_strdup_printf("x%dy%d-sram", t->x, t->y);
 
+    if (!t->noc) {
+        error_setg(errp, "tt-tensix-tile: 'noc' link not set");
+        return;
+    }
+
     /*
      * L1 and the five LDMs are one RAM block, so that watching the tile's
      * memory for stores (spin-park.c) is one dirty-bitmap and TLB pass.
@@ -258,11 +277,12 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
      */
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         t->ram_cpus[r] = CPU(&t->core[r]);
-        t->tensix.cpu[r] = t->ram_cpus[r];
     }
     qemu_ram_block_set_tlb_cpus(t->sram.ram_block, t->ram_cpus,
                                 TT_CORES_PER_TILE);
     tt_spin_tile_init(&t->spin, t->ram_cpus, &t->sram, t->spin_park);
+    /* what the NOC reaches here: the tile's view, L1 for atomics */
+    tt_noc_add_node(t->noc, t->x, t->y, &t->noc_as, &t->l1, &t->spin);
 }
 
 static void tt_tensix_tile_init(Object *obj)
@@ -275,6 +295,7 @@ static void tt_tensix_tile_init(Object *obj)
     object_initialize_child(obj, "niu1", &t->niu[1], TYPE_TT_NIU);
     object_initialize_child(obj, "overlay", &t->overlay, TYPE_TT_NOC_OVERLAY);
     object_initialize_child(obj, "tensix", &t->tensix, TYPE_TT_TENSIX);
+    object_initialize_child(obj, "spin", &t->spin, TYPE_TT_SPIN_TILE);
 }
 
 static const Property tt_tensix_tile_props[] = {
@@ -285,6 +306,7 @@ static const Property tt_tensix_tile_props[] = {
     DEFINE_PROP_BOOL("spin-park", TTTensixTile, spin_park, true),
     DEFINE_PROP_INT32("ram-fd", TTTensixTile, ram_fd, -1),
     DEFINE_PROP_UINT64("ram-offset", TTTensixTile, ram_offset, 0),
+    DEFINE_PROP_LINK("noc", TTTensixTile, noc, TYPE_TT_NOC, TTNoc *),
 };
 
 /*

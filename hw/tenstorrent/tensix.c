@@ -14,6 +14,8 @@
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "target/riscv/cpu.h"
+#include "hw/tenstorrent/noc-overlay.h"
+#include "hw/tenstorrent/spin-park.h"
 #define TT_TENSIX_ISA_TABLE     /* the one definition of tt_tensix_isa[] */
 #include "tensix-internal.h"
 #include "hw/tenstorrent/noc-overlay.h"
@@ -90,7 +92,7 @@ bool tt_tensix_l1_write(TTTensix *t, uint32_t addr, const void *buf,
                         uint32_t len)
 {
     /* through the tile's address space: stores onto code invalidate it */
-    return address_space_write(t->view_as, addr, MEMTXATTRS_UNSPECIFIED, buf,
+    return address_space_write(&t->view_as, addr, MEMTXATTRS_UNSPECIFIED, buf,
                                len) == MEMTX_OK;
 }
 
@@ -103,6 +105,13 @@ static void tt_tensix_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "tt-tensix: link 'l1' (the tile's L1) not set");
         return;
     }
+    if (!t->view) {
+        error_setg(errp, "tt-tensix: link 'view' (the tile's view) not set");
+        return;
+    }
+    address_space_init(&t->view_as, t->view, "tensix-view");
+    qdev_init_gpio_in_named(dev, tt_tensix_stream_changed, "stream-changed",
+                            1);
     t->l1 = memory_region_get_ram_ptr(t->l1_mr);
     t->l1_size = memory_region_size(t->l1_mr);
     qemu_mutex_init(&t->lock);
@@ -540,6 +549,17 @@ static const Property tt_tensix_props[] = {
     DEFINE_PROP_UINT8("y", TTTensix, tile_y, 0),
     DEFINE_PROP_LINK("l1", TTTensix, l1_mr, TYPE_MEMORY_REGION,
                      MemoryRegion *),
+    DEFINE_PROP_LINK("view", TTTensix, view, TYPE_MEMORY_REGION,
+                     MemoryRegion *),
+    DEFINE_PROP_LINK("spin", TTTensix, spin, TYPE_TT_SPIN_TILE,
+                     TTSpinTile *),
+    DEFINE_PROP_LINK("overlay", TTTensix, overlay, TYPE_TT_NOC_OVERLAY,
+                     TTNocOverlay *),
+    DEFINE_PROP_LINK("cpu0", TTTensix, cpu[0], TYPE_CPU, CPUState *),
+    DEFINE_PROP_LINK("cpu1", TTTensix, cpu[1], TYPE_CPU, CPUState *),
+    DEFINE_PROP_LINK("cpu2", TTTensix, cpu[2], TYPE_CPU, CPUState *),
+    DEFINE_PROP_LINK("cpu3", TTTensix, cpu[3], TYPE_CPU, CPUState *),
+    DEFINE_PROP_LINK("cpu4", TTTensix, cpu[4], TYPE_CPU, CPUState *),
 };
 
 static void tt_tensix_class_init(ObjectClass *klass, const void *data)

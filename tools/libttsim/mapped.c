@@ -3,8 +3,8 @@
  *
  * TLB window layout: tt-isa-documentation
  * BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md and tt-kmd blackhole.c.
- * Where a window's transaction goes is decided the way QEMU's NIU decides
- * it (hw/tenstorrent/niu.c tt_niu_host_rw): a unicast (and any read)
+ * Where a window's transaction goes is decided the way QEMU's NOC decides
+ * it (hw/tenstorrent/noc.c tt_noc_host_rw): a unicast (and any read)
  * reaches the node at (x_end, y_end); a multicast write reaches the Tensix
  * tiles inside the rectangle that have not opted out; coordinates are in
  * the issuing NOC's numbering, or translated when the PCIe NIU translates.

@@ -40,9 +40,10 @@ struct TTNocOverlay {
     MemoryRegion mmio;
     uint32_t reg[TT_STREAMS][TT_STREAM_REGS];
     uint8_t tile_x, tile_y;
-    struct TTSpinTile *spin;    /* the tile's parked cores, to wake */
-    void (*notify)(void *opaque);   /* after a register write (STREAMWAIT) */
-    void *notify_opaque;
+    /* link "spin": the tile's parked cores, to wake */
+    struct TTSpinTile *spin;
+    /* GPIO out "stream-changed": pulsed after a register write */
+    qemu_irq stream_changed;
 };
 
 #endif

@@ -92,7 +92,7 @@ struct TTPcie {
     MemoryRegion host_mem;                  /* host memory stand-in */
     AddressSpace host_mem_as;
     TTNiu niu[TT_NUM_NOCS];
-    TTNoc *noc;
+    TTNoc *noc;                             /* link "noc": the fabric */
 
     QemuMutex dma_lock;
     TTPcieDmaFn dma_fn;
@@ -108,8 +108,6 @@ struct TTPcie {
     uint8_t x;                              /* physical x: 2 or 11 */
     uint64_t host_mem_size;
 };
-
-void tt_pcie_connect(TTPcie *s, TTNoc *noc);
 
 /*
  * A host access of @len bytes at @offset of BAR @bar (0, 2 or 4): the

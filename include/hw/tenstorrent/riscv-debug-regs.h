@@ -95,7 +95,7 @@ struct TTRiscvDebugRegs {
         MemoryRegion *ldm;      /* NULL: DISABLE_RESET keeps the LDM */
         uint32_t gen;
     } hold[TT_CORES_PER_TILE];
-    struct TTSpinTile *spin;    /* the tile's parked cores, to wake */
+    struct TTSpinTile *spin;    /* "spin": the tile's parked cores */
     /* properties */
     uint8_t tile_x, tile_y;
 };

@@ -21,8 +21,14 @@
 #include "block/aio.h"
 #include "target/riscv/cpu.h"
 #include "migration/vmstate.h"
+#include "qom/object.h"
 
-typedef struct TTSpinTile TTSpinTile;
+/*
+ * One per Tensix tile, a child of the tile; the blocks that can wake its
+ * cores hold it as their "spin" link.
+ */
+#define TYPE_TT_SPIN_TILE "tt-spin-tile"
+OBJECT_DECLARE_SIMPLE_TYPE(TTSpinTile, TT_SPIN_TILE)
 
 /*
  * env->tt_park value of a core a device holds (a push into a full Tensix
@@ -46,6 +52,8 @@ typedef struct TTSpinCore {
 } TTSpinCore;
 
 struct TTSpinTile {
+    Object parent_obj;
+
     uint32_t wake_gen;          /* bumped by every possible change */
     uint32_t rekick;            /* roles to kick again under the BQL */
     QEMUBH *bh;

@@ -18,6 +18,7 @@
 #include "target/riscv/cpu.h"
 #include "hw/tenstorrent/grid.h"
 #include "hw/tenstorrent/niu.h"
+#include "hw/tenstorrent/noc.h"
 #include "hw/tenstorrent/noc-overlay.h"
 #include "hw/tenstorrent/riscv-debug-regs.h"
 #include "hw/tenstorrent/spin-park.h"
@@ -58,6 +59,9 @@ struct TTTensixTile {
     TTNocOverlay overlay;
     TTTensix tensix;
     TTSpinTile spin;
+
+    /* links */
+    TTNoc *noc;                 /* "noc": the fabric, both NOCs */
 
     /* properties */
     uint8_t x, y;               /* physical NOC0 coordinates */

@@ -240,10 +240,13 @@ struct TTTensix {
     uint8_t *l1;                /* its host memory (reads only) */
     uint32_t l1_size;
 
-    struct TTSpinTile *spin;    /* wakes the tile's parked cores */
-    struct TTNocOverlay *overlay;   /* stream registers, for STREAMWAIT */
-    AddressSpace *view_as;      /* the tile's MMIO, for LOADREG/STOREREG */
-    CPUState *cpu[TT_CORES_PER_TILE];
+    /* links */
+    struct TTSpinTile *spin;    /* "spin": wakes the tile's parked cores */
+    struct TTNocOverlay *overlay;   /* "overlay": streams, for STREAMWAIT */
+    MemoryRegion *view;         /* "view": the tile's MMIO and L1 */
+    CPUState *cpu[TT_CORES_PER_TILE];   /* "cpu0".."cpu4", by role */
+
+    AddressSpace view_as;       /* @view, for LOADREG/STOREREG */
     uint8_t tile_x, tile_y;
 };
 
@@ -253,9 +256,6 @@ void tt_tensix_dump(TTTensix *t, GString *out);
 const char *tt_tensix_core_wait(TTTensix *t, int role, int *thread);
 /* True if some thread holds instructions at its gate */
 bool tt_tensix_blocked(TTTensix *t);
-
-/* A stream register changed: re-run a thread held by STREAMWAIT */
-void tt_tensix_stream_changed(void *opaque);
 
 /* Append "NAME field=value,..." for Tensix instruction @w to @out */
 void tt_tensix_disas(uint32_t w, GString *out);

@@ -362,7 +362,8 @@ def demo_case(build, tmp):
     qt_path = os.path.join(tmp, "demo.qtest")
     qt = QTest(qt_path)
     dst = Qemu(build, tmp, "demo-dst", "blackhole,board=p150",
-               ["-accel", "tcg", "-qtest", "unix:" + qt_path, "-S",
+               ["-accel", "tcg", "-qtest", "unix:" + qt_path,
+                "-qtest-log", "/dev/null", "-S",
                 "-incoming", "file:" + state])
     qt.accept()
     q = dst.qmp()
@@ -377,6 +378,9 @@ def demo_case(build, tmp):
         stable = stable + 1 if got == after else 0
         after = got
         time.sleep(0.5)
+    # stopped, no NOC write is half done: judge every tile as it is now
+    q.cmd("stop")
+    after = demo_read_c(qt)
     q.cmd("quit")
     dst.finish(30)
     tiles = len(want) // 2048
@@ -387,8 +391,7 @@ def demo_case(build, tmp):
             if f(after) != f(before):
                 finished += f(after) == f(want) and f(before) != f(want)
                 wrong += f(after) != f(want)
-    check(m.get("status") == "completed" and stable >= 4 and finished > 0
-          and wrong == 0,
+    check(m.get("status") == "completed" and finished > 0 and wrong == 0,
           "demo: a fresh QEMU loading the file finishes %d output tiles the "
           "stopped run had not written, each equal to the uninterrupted "
           "run's" % finished,

@@ -1,6 +1,9 @@
-# Front end for the Blackhole emulator.  QEMU 10.2.2 is a pinned dependency:
-# ./configure unpacks and verifies it under build/, overlays this project's
-# files (symlinks) and applies patches/qemu/*.patch.
+# Front end for the Blackhole emulator.  QEMU 10.2.2 is a pinned dependency
+# (subprojects/qemu.wrap): ./configure unpacks and verifies it under build/,
+# overlays this project's files (symlinks) and applies patches/qemu/*.patch.
+# The project's own parts (host tools, libttsim.so, RV32 firmware, the test
+# list) are a meson project (meson.build) built in build/meson, which copies
+# its outputs into build/ (docs/devel/tenstorrent-build.rst).
 #
 #   make            build qemu-system-riscv32, the qtests, test firmware,
 #                   libttsim.so, tt-host-run, and tt-kernel-run and
@@ -9,6 +12,8 @@
 #   make demo       a 1024x1024x1024 BF16 matmul on all 140 Tensix tiles of
 #                   a P150, checked on the host
 #   make check      run every test
+#   make check-meson the same suites through `meson test`, one per test,
+#                   with names and times
 #   make bench      run the benchmarks in bench/
 #   make fuzz       build qemu-fuzz-riscv32 (clang, libFuzzer, ASan, UBSan)
 #                   in build/fuzz and run every Blackhole fuzz target for
@@ -26,7 +31,9 @@ FW = $(BUILD)/firmware
 TT_QTESTS := $(shell sed -n '/^tt_qtests = \[/,/^]/p' \
                tests/qtest/tenstorrent/meson.build | grep -o "tt-[a-z0-9-]*-test")
 
-all: qemu firmware libttsim host-run kernel-run matmul-demo dispatch
+MESON_BUILD = $(BUILD)/meson
+
+all: qemu parts dispatch
 
 deps:
 	@./scripts/install-deps.sh
@@ -40,70 +47,25 @@ qemu: $(BUILD)/config.mk
 	ninja -C $(QEMU_BUILD) qemu-system-riscv32 \
 	    $(addprefix tests/qtest/,$(TT_QTESTS))
 
-# libttsim.so, a libttsim-ABI library driving the machine over vfio-user
-libttsim:
-	@$(MAKE) -s -C tools/libttsim O=$(abspath $(BUILD))/libttsim
+# The meson project: libttsim.so and its tests, tt-host-run, tt-kernel-run,
+# tt-matmul-demo, tt-run, tt-bench-ref, the firmware of tests/firmware,
+# tests/tensix/fw and bench/fw (cross file scripts/riscv32-elf.ini)
+$(MESON_BUILD)/build.ninja:
+	@./scripts/install-deps.sh
+	meson setup --cross-file scripts/riscv32-elf.ini $(MESON_BUILD)
 
-# tt-host-run: bench/fw's image on every BRISC through the libttsim ABI
-host-run: $(BUILD)/tt-host-run bench-fw
+parts: $(MESON_BUILD)/build.ninja
+	@ninja -C $(MESON_BUILD)
 
-# the libttsim host side both programs and tools/libttsim's tests share
-TT_HOST = tools/tt-host.c tools/tt-host.h tools/libttsim/libttsim.h
+# names for parts of it (meson builds them all in seconds)
+firmware libttsim host-run bench-fw kernel-run tensix-fw matmul-demo: parts
 
-$(BUILD)/tt-host-run: tools/tt-host-run.c tools/tt-bench-kernels.h $(TT_HOST)
-	@mkdir -p $(BUILD)
-	$(CC) -O2 -Wall -Itools -o $@ tools/tt-host-run.c tools/tt-host.c -ldl
-
-bench-fw:
-	@$(MAKE) -s -C bench/fw O=$(abspath $(BUILD))/bench
-
-# tt-kernel-run: tests/tensix/fw's unpack/math/pack kernels on one Tensix
-# tile through the libttsim ABI, checked against tools/tt-ref.c
-# (tests/tensix/kernel-test.sh runs it); neither needs QEMU to build
-kernel-run: $(BUILD)/tt-kernel-run tensix-fw
-
-$(BUILD)/tt-kernel-run: tools/tt-kernel-run.c tools/tt-ref.c tools/tt-ref.h \
-                        $(TT_HOST) tests/tensix/fw/kernel-params.h
-	@mkdir -p $(BUILD)
-	$(CC) -O2 -Wall -Itools -Itests/tensix/fw -o $@ tools/tt-kernel-run.c \
-	    tools/tt-ref.c tools/tt-host.c -ldl -lm
-
-tensix-fw:
-	@$(MAKE) -s -C tests/tensix/fw O=$(abspath $(BUILD))/tensix-fw
-
-# tt-matmul-demo: the same firmware on every Tensix tile, operands
-# streamed from GDDR by NCRISC, C written back by BRISC; checked against
-# tools/tt-ref.c and an FP64 product (tests/tensix/matmul-demo-test.sh)
-matmul-demo: $(BUILD)/tt-matmul-demo tensix-fw
-
-$(BUILD)/tt-matmul-demo: tools/tt-matmul-demo.c tools/tt-matmul-check.c \
-                         tools/tt-matmul-check.h tools/tt-ref.c \
-                         tools/tt-ref.h $(TT_HOST) \
-                         tests/tensix/fw/kernel-params.h
-	@mkdir -p $(BUILD)
-	$(CC) -O2 -Wall -Itools -Itests/tensix/fw -o $@ tools/tt-matmul-demo.c \
-	    tools/tt-matmul-check.c tools/tt-ref.c tools/tt-host.c -ldl -lm \
-	    -lpthread
-
-# tt-run: tt-metal-shaped programs (kernels per core role, CBs, runtime
-# arguments, L1 and GDDR buffers) launched through launch messages, by
-# TLB windows or the fast-dispatch command queue, over the libttsim ABI;
-# tests/dispatch holds the worker firmware, the prefetch/dispatch kernels
-# and the test kernels it runs (tests/dispatch/dispatch-test.sh)
-dispatch: $(BUILD)/tt-run dispatch-fw
-
-$(BUILD)/tt-run: tools/tt-run.c tools/tt-runtime.c tools/tt-runtime.h \
-                 tools/tt-cq.c tests/dispatch/layout.h tests/dispatch/cq.h \
-                 $(TT_HOST)
-	@mkdir -p $(BUILD)
-	$(CC) -O2 -Wall -Itools -Itests/dispatch -o $@ tools/tt-run.c \
-	    tools/tt-runtime.c tools/tt-cq.c tools/tt-host.c -ldl
+# tt-run's worker firmware, fast-dispatch and test kernels
+# (tests/dispatch/dispatch-test.sh) are still built by their Makefile
+dispatch: parts dispatch-fw
 
 dispatch-fw:
 	@$(MAKE) -s -C tests/dispatch O=$(abspath $(BUILD))/dispatch
-
-firmware:
-	@$(MAKE) -s -C tests/firmware O=$(abspath $(FW))
 
 # the vfio-user client QEMU of the guest Linux test (tests/guest/)
 X86_BUILD = $(BUILD)/qemu-x86
@@ -117,16 +79,15 @@ x86-client: $(X86_BUILD)/build.ninja
 check: deps all x86-client
 	@tests/run-tests.sh $(BUILD)
 
+check-meson: deps all x86-client
+	meson test -C $(MESON_BUILD) --print-errorlogs
+
 demo: deps qemu libttsim matmul-demo
 	@TT_EMU_QEMU=$(QEMU) TT_EMU_ARGS="-M blackhole,board=p150" \
 	    $(BUILD)/tt-matmul-demo --lib $(BUILD)/libttsim/libttsim.so
 
-bench: deps all $(BUILD)/tt-bench-ref
+bench: deps all
 	@bench/run.sh $(BUILD)
-
-$(BUILD)/tt-bench-ref: tools/tt-bench-ref.c tools/tt-bench-kernels.h
-	@mkdir -p $(BUILD)
-	$(CC) -O2 -Wall -o $@ $<
 
 # Fuzzing and sanitizers share one clang build: ./configure --fuzz
 FUZZ_BUILD ?= $(BUILD)/fuzz
@@ -163,4 +124,4 @@ clean:
 
 .PHONY: all deps qemu firmware check demo bench clean x86-client libttsim \
         host-run bench-fw kernel-run tensix-fw matmul-demo dispatch \
-        dispatch-fw
+        dispatch-fw parts check-meson

@@ -1,17 +1,43 @@
 #!/bin/sh
 # Run every test of the project: the Blackhole qtests (tests/qtest/tt-*) and
 # the self-checking firmware tests (tests/firmware), which report TAP through
-# semihosting.  Prints each result and ends with "N passed, N failed".
+# semihosting, and the system and host-side suites below.  Prints each
+# result and ends with "N passed, N failed".
 #
-#   tests/run-tests.sh [BUILD_DIR]
+#   tests/run-tests.sh [BUILD_DIR [SUITE]]   every suite, or only SUITE
+#   tests/run-tests.sh --list                "KIND SUITE" per line, in order
+#
+# `meson test` (tests/meson.build) runs one suite per test from the list,
+# so it shows each suite's name and time.
 set -u
-B=$(cd "${1:-build}" && pwd)
+if [ "${1:-}" = --list ]; then
+    list=1
+    B=
+else
+    list=0
+    B=$(cd "${1:-build}" && pwd)
+fi
+only=${2:-}
 Q=$B/qemu
 src=$(cd "$(dirname "$0")/.." && pwd)
 pass=0
 fail=0
+ran=0
 log=$B/test-logs
-mkdir -p "$log"
+[ $list = 1 ] || mkdir -p "$log"
+
+# suite KIND NAME COMMAND...: run COMMAND for the suite NAME (all of them,
+# or only the one asked for), or list it
+suite() {
+    if [ $list = 1 ]; then
+        echo "$1 $2"
+        return 0
+    fi
+    [ -z "$only" ] || [ "$only" = "$2" ] || return 0
+    ran=$((ran + 1))
+    shift 2
+    "$@"
+}
 
 count() {   # count TAP lines of file $1 for test $2
     p=$(grep -c '^ok ' "$1")
@@ -30,58 +56,79 @@ count() {   # count TAP lines of file $1 for test $2
     fi
 }
 
-for t in $(sed -n '/^tt_qtests = \[/,/^]/p' \
-           "$src/tests/qtest/tenstorrent/meson.build" | grep -o "tt-[a-z0-9-]*-test"); do
+qtest() {     # qtest NAME
     (cd "$Q" && QTEST_QEMU_BINARY=./qemu-system-riscv32 \
         TT_FIRMWARE_DIR=$B/firmware timeout 1200 \
-        "tests/qtest/$t" --tap -k) > "$log/$t.log" 2>&1
-    count "$log/$t.log" "$t" $?
+        "tests/qtest/$1" --tap -k) > "$log/$1.log" 2>&1
+    count "$log/$1.log" "$1" $?
+}
+for t in $(sed -n '/^tt_qtests = \[/,/^]/p' \
+           "$src/tests/qtest/tenstorrent/meson.build" | grep -o "tt-[a-z0-9-]*-test"); do
+    suite qtest "$t" qtest "$t"
 done
 
 # Firmware tests: the machine options each one needs, one per line.
+firmware() {  # firmware NAME ELF OPTIONS
+    timeout 600 "$Q/qemu-system-riscv32" -M "blackhole,firmware=$B/firmware/$2$3" \
+        -semihosting-config enable=on,target=native -display none \
+        -monitor none -serial none > "$log/$1.log" 2>&1
+    count "$log/$1.log" "$1" $?
+}
 while read -r name elf opts; do
     case "$name" in ''|'#'*) continue ;; esac
-    timeout 600 "$Q/qemu-system-riscv32" -M "blackhole,firmware=$B/firmware/$elf$opts" \
-        -semihosting-config enable=on,target=native -display none \
-        -monitor none -serial none > "$log/$name.log" 2>&1
-    count "$log/$name.log" "$name" $?
+    suite firmware "$name" firmware "$name" "$elf" "$opts"
 done < "$src/tests/firmware/tests.list"
 
 # A scripted gdb-multiarch session on one Tensix column
-if command -v gdb-multiarch >/dev/null; then
-    python3 "$src/tests/gdb/gdb-test.py" --qemu "$Q/qemu-system-riscv32" \
-        --elf "$B/firmware/gdb-test.elf" \
-        --attach "$src/scripts/tenstorrent/blackhole-attach.gdb" \
-        > "$log/gdb.log" 2>&1
-    count "$log/gdb.log" gdb $?
-else
-    echo "gdb: SKIP: gdb-multiarch not installed (scripts/install-deps.sh)"
-fi
+gdb_session() {
+    if command -v gdb-multiarch >/dev/null; then
+        python3 "$src/tests/gdb/gdb-test.py" --qemu "$Q/qemu-system-riscv32" \
+            --elf "$B/firmware/gdb-test.elf" \
+            --attach "$src/scripts/tenstorrent/blackhole-attach.gdb" \
+            > "$log/gdb.log" 2>&1
+        count "$log/gdb.log" gdb $?
+    else
+        echo "gdb: SKIP: gdb-multiarch not installed (scripts/install-deps.sh)"
+    fi
+}
+suite system gdb gdb_session
 
 # The chip as a PCIe function of a Linux guest, over vfio-user
-sh "$src/tests/guest/guest-test.sh" "$src" "$B" > "$log/guest.log" 2>&1
-rc=$?
-if grep -q '^1\.\.0 # SKIP' "$log/guest.log"; then
-    echo "guest: $(head -1 "$log/guest.log")"
-else
-    count "$log/guest.log" guest $rc
-fi
-grep '^# tt-kmd part skipped' "$log/guest.log" | sed 's/^# /guest: /'
+guest() {
+    sh "$src/tests/guest/guest-test.sh" "$src" "$B" > "$log/guest.log" 2>&1
+    rc=$?
+    if grep -q '^1\.\.0 # SKIP' "$log/guest.log"; then
+        echo "guest: $(head -1 "$log/guest.log")"
+    else
+        count "$log/guest.log" guest $rc
+    fi
+    grep '^# tt-kmd part skipped' "$log/guest.log" | sed 's/^# /guest: /'
+}
+suite system guest guest
 
 # libttsim.so: the ABI tt-umd loads, end to end against this machine
-(make -s -C "$src/tools/libttsim" O="$B/libttsim" check-symbols &&
- echo "ok - libttsim.so exports exactly the ten libttsim_* functions" ||
- echo "not ok - libttsim.so exports exactly the ten libttsim_* functions"
- TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 300 \
-     "$B/libttsim/tt-libttsim-test" "$B/libttsim/libttsim.so") \
-    > "$log/libttsim.log" 2>&1
-count "$log/libttsim.log" libttsim $?
+libttsim() {
+    (sh "$src/tools/libttsim/check-symbols.sh" "$B/libttsim/libttsim.so" &&
+     echo "ok - libttsim.so exports exactly the ten libttsim_* functions" ||
+     echo "not ok - libttsim.so exports exactly the ten libttsim_* functions"
+     TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 300 \
+         "$B/libttsim/tt-libttsim-test" "$B/libttsim/libttsim.so") \
+        > "$log/libttsim.log" 2>&1
+    count "$log/libttsim.log" libttsim $?
+}
+suite host libttsim libttsim
 
 # The host map: L1 and GDDR through shared memory against QEMU's own path
 # (random unicast and multicast writes on NOC0/NOC1, translated and raw,
 # GDDR ports, odd lengths), ordering of mapped data and a doorbell, cores
 # woken by mapped writes, kernels rewritten between launches; on a P150, a
 # harvested P150, a P100A, and with the mapping off (TT_EMU_SHM=0)
+hostmap() {   # hostmap NAME MACHINE_ARGS SHM
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" TT_EMU_ARGS="$2" TT_EMU_SHM=$3 \
+        timeout 300 "$B/libttsim/tt-hostmap-test" "$B/libttsim/libttsim.so" \
+        > "$log/hostmap-$1.log" 2>&1
+    count "$log/hostmap-$1.log" "hostmap-$1" $?
+}
 for cfg in "p150:-M blackhole,board=p150" \
            "p150-harvested:-M blackhole,harvested-tensix-cols=2:15" \
            "p100a:-M blackhole,board=p100a" \
@@ -91,99 +138,135 @@ for cfg in "p150:-M blackhole,board=p150" \
     args=${rest%%:*}
     shm=1
     [ "$rest" = "$args" ] || shm=${rest##*:}
-    TT_EMU_QEMU="$Q/qemu-system-riscv32" TT_EMU_ARGS="$args" TT_EMU_SHM=$shm \
-        timeout 300 "$B/libttsim/tt-hostmap-test" "$B/libttsim/libttsim.so" \
-        > "$log/hostmap-$name.log" 2>&1
-    count "$log/hostmap-$name.log" "hostmap-$name" $?
+    suite host "hostmap-$name" hostmap "$name" "$args" "$shm"
 done
 
 # libttsim.so against a second server, tools/libttsim/tt-mock-server, built
 # on QEMU's own libvfio-user: the mailbox served by messages (no shared
-# memory), DMA pieces, the library starting and losing its "emulator"
-make -s -C "$src/tools/libttsim" O="$B/libttsim" \
-    LVU="$Q/subprojects/libvfio-user" LVU_SRC="$B/src/subprojects/libvfio-user" \
-    check-mock > "$log/libttsim-mock.log" 2>&1
-count "$log/libttsim-mock.log" libttsim-mock $?
+# memory), DMA pieces, the library starting and losing its "emulator".
+# The meson build makes the server only on request, once QEMU is built.
+libttsim_mock() {
+    (ninja -C "$B/meson" tools/libttsim/tt-mock-server >/dev/null &&
+     sh "$src/tools/libttsim/test-mock-server.sh" "$B/meson/tools/libttsim") \
+        > "$log/libttsim-mock.log" 2>&1
+    count "$log/libttsim-mock.log" libttsim-mock $?
+}
+suite host libttsim-mock libttsim_mock
 
 # Bad vfio-user clients (malformed messages, clients dying mid-message or
 # mid-DMA): QEMU logs them, survives and keeps the chip's state
-timeout 120 "$B/libttsim/tt-vfu-badclient-test" "$Q/qemu-system-riscv32" \
-    > "$log/vfu-badclient.log" 2>&1
-count "$log/vfu-badclient.log" vfu-badclient $?
+vfu_badclient() {
+    timeout 120 "$B/libttsim/tt-vfu-badclient-test" "$Q/qemu-system-riscv32" \
+        > "$log/vfu-badclient.log" 2>&1
+    count "$log/vfu-badclient.log" vfu-badclient $?
+}
+suite host vfu-badclient vfu_badclient
 
 # tt-host-run: bench/fw's W1 on all 140 BRISCs through libttsim.so alone,
 # loaded and released by multicast, as a host program would
-TT_EMU_QEMU="$Q/qemu-system-riscv32" TT_EMU_ARGS="-M blackhole,board=p150" \
-    timeout 120 "$B/tt-host-run" --lib "$B/libttsim/libttsim.so" \
-    --count 20000 "$B/bench/bench.bin" > "$log/host-run.log" 2>&1
-count "$log/host-run.log" host-run $?
+host_run() {
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" TT_EMU_ARGS="-M blackhole,board=p150" \
+        timeout 120 "$B/tt-host-run" --lib "$B/libttsim/libttsim.so" \
+        --count 20000 "$B/bench/bench.bin" > "$log/host-run.log" 2>&1
+    count "$log/host-run.log" host-run $?
+}
+suite host host-run host_run
 
 # The Tensix datapath end to end: tests/tensix/fw's unpack/math/pack
 # kernels (copy, eltwise, matmul, reduce, transpose, tilize, BFP8, FP32)
 # through libttsim.so, checked against the host reference tools/tt-ref.c;
 # with TTSIM_LIB (a ttsim the user built) also run there and compared
 # with ours bit for bit
-if [ -n "${TTSIM_LIB:-}" ]; then
-    TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/kernel-test.sh" \
-        "$B" "$B/libttsim/libttsim.so" --compare-lib "$TTSIM_LIB" \
-        > "$log/tensix-kernels.log" 2>&1
-else
-    TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/kernel-test.sh" \
-        "$B" "$B/libttsim/libttsim.so" > "$log/tensix-kernels.log" 2>&1
-    echo "tensix-kernels: differential part skipped: TTSIM_LIB (a libttsim.so" \
-         "built from tenstorrent/ttsim) not given"
-fi
-count "$log/tensix-kernels.log" tensix-kernels $?
+tensix_kernels() {
+    if [ -n "${TTSIM_LIB:-}" ]; then
+        TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/kernel-test.sh" \
+            "$B" "$B/libttsim/libttsim.so" --compare-lib "$TTSIM_LIB" \
+            > "$log/tensix-kernels.log" 2>&1
+    else
+        TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/kernel-test.sh" \
+            "$B" "$B/libttsim/libttsim.so" > "$log/tensix-kernels.log" 2>&1
+        echo "tensix-kernels: differential part skipped: TTSIM_LIB (a libttsim.so" \
+             "built from tenstorrent/ttsim) not given"
+    fi
+    count "$log/tensix-kernels.log" tensix-kernels $?
+}
+suite host tensix-kernels tensix_kernels
 
 # make demo's program at small sizes: GDDR -> NCRISC -> unpack/MVMUL/pack
 # -> BRISC -> GDDR on 4 and on all 140 tiles, checked against tt-ref and
 # FP64; a damaged result and bad input must fail (with TTSIM_LIB also
 # compared with ttsim bit for bit)
-TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/matmul-demo-test.sh" \
-    "$B" "$B/libttsim/libttsim.so" > "$log/matmul-demo.log" 2>&1
-count "$log/matmul-demo.log" matmul-demo $?
+matmul_demo() {
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/tensix/matmul-demo-test.sh" \
+        "$B" "$B/libttsim/libttsim.so" > "$log/matmul-demo.log" 2>&1
+    count "$log/matmul-demo.log" matmul-demo $?
+}
+suite host matmul-demo matmul_demo
 
 # Snapshots: a busy P150 (tests/firmware/migrate-test.c, a NOC ring and
 # Tensix pushes on every tile, and make demo's matmul over libttsim)
 # stopped, migrated to a file and resumed in a fresh QEMU with the same
 # results; with deterministic=on the same trace; a damaged stream refused
-python3 "$src/tests/migration/migrate-test.py" "$B" > "$log/migration.log" 2>&1
-count "$log/migration.log" migration $?
+migration() {
+    python3 "$src/tests/migration/migrate-test.py" "$B" > "$log/migration.log" 2>&1
+    count "$log/migration.log" migration $?
+}
+suite system migration migration
 
 # tt-run: tt-metal-shaped programs (reader/writer through CBs, multicast
 # with semaphores) launched through launch messages on one tile, a P150
 # and a P100A grid, both firmware layouts; bad descriptions and a hanging
 # kernel.  TT_STOCK_FW (stock tt-metal firmware ELFs) and TTSIM_LIB add
 # the same programs on that firmware and on ttsim.
-TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/dispatch/dispatch-test.sh" \
-    "$B" "$B/libttsim/libttsim.so" > "$log/dispatch.log" 2>&1
-count "$log/dispatch.log" dispatch $?
-grep '^# .* part skipped' "$log/dispatch.log" | sed 's/^# /dispatch: /'
+dispatch() {
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" bash "$src/tests/dispatch/dispatch-test.sh" \
+        "$B" "$B/libttsim/libttsim.so" > "$log/dispatch.log" 2>&1
+    count "$log/dispatch.log" dispatch $?
+    grep '^# .* part skipped' "$log/dispatch.log" | sed 's/^# /dispatch: /'
+}
+suite host dispatch dispatch
 
 # Trace events through the log and simple backends
-python3 "$src/tests/tracing/trace-test.py" "$B" "$src" > "$log/tracing.log" 2>&1
-count "$log/tracing.log" tracing $?
+tracing() {
+    python3 "$src/tests/tracing/trace-test.py" "$B" "$src" > "$log/tracing.log" 2>&1
+    count "$log/tracing.log" tracing $?
+}
+suite system tracing tracing
 
 # Tensix decoder against the ISA data file, through "tt disas"
-python3 "$src/tests/tensix/decode-test.py" "$B" "$src" \
-    > "$log/tensix-decode.log" 2>&1
-count "$log/tensix-decode.log" tensix-decode $?
+tensix_decode() {
+    python3 "$src/tests/tensix/decode-test.py" "$B" "$src" \
+        > "$log/tensix-decode.log" 2>&1
+    count "$log/tensix-decode.log" tensix-decode $?
+}
+suite system tensix-decode tensix_decode
 
 # Inputs the fuzzers found (tests/fuzz/regress, make fuzz): QEMU answers
 # every command of each and still works afterwards
-python3 "$src/tests/fuzz/replay.py" "$Q/qemu-system-riscv32" \
-    "$src"/tests/fuzz/regress/*.qtest > "$log/fuzz-regress.log" 2>&1
-count "$log/fuzz-regress.log" fuzz-regress $?
+fuzz_regress() {
+    python3 "$src/tests/fuzz/replay.py" "$Q/qemu-system-riscv32" \
+        "$src"/tests/fuzz/regress/*.qtest > "$log/fuzz-regress.log" 2>&1
+    count "$log/fuzz-regress.log" fuzz-regress $?
+}
+suite system fuzz-regress fuzz_regress
 
 # Cross-check of the project's data files against ttsim's (when present)
-python3 "$src/scripts/tenstorrent/check-reference.py" "$src" \
-    > "$log/check-reference.log" 2>&1
-rc=$?
-if grep -q '^1\.\.0 # SKIP' "$log/check-reference.log"; then
-    echo "check-reference: $(head -1 "$log/check-reference.log")"
-else
-    count "$log/check-reference.log" check-reference $rc
-fi
+check_reference() {
+    python3 "$src/scripts/tenstorrent/check-reference.py" "$src" \
+        > "$log/check-reference.log" 2>&1
+    rc=$?
+    if grep -q '^1\.\.0 # SKIP' "$log/check-reference.log"; then
+        echo "check-reference: $(head -1 "$log/check-reference.log")"
+    else
+        count "$log/check-reference.log" check-reference $rc
+    fi
+}
+suite data check-reference check_reference
 
+[ $list = 1 ] && exit 0
+if [ "$ran" = 0 ]; then
+    echo "run-tests: no suite named '$only' (see --list)" >&2
+    exit 2
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -14,7 +14,7 @@ server=${LVU_SAMPLE_SERVER:-}
 
 if [ -z "$server" ] || [ ! -x "$server" ]; then
     echo "SKIP: LVU_SAMPLE_SERVER='$server' is not libvfio-user's" \
-         "samples/server (build it with meson/ninja; see Makefile)"
+         "samples/server (build it with meson/ninja; see README.rst)"
     exit 77
 fi
 

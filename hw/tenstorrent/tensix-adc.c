@@ -13,7 +13,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
-#include "tensix-internal.h"
+#include "tensix-common.h"
 
 const uint32_t tt_adc_mask[4] = { 0x3ffff, 0x1fff, 0x1fff, 0x1fff };
 

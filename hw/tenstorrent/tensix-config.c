@@ -13,7 +13,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/lockable.h"
-#include "tensix-internal.h"
+#include "tensix-common.h"
 #include "hw/tenstorrent/spin-park.h"
 
 void tt_cfg_write(TTTensix *t, int state, uint32_t reg, uint32_t val)

@@ -6,7 +6,7 @@
  */
 
 #include "qemu/osdep.h"
-#include "tensix-internal.h"
+#include "tensix-common.h"
 
 void tt_tensix_disas(uint32_t w, GString *out)
 {

@@ -2,7 +2,7 @@
  * Tenstorrent Blackhole Tensix number formats: row converters, the
  * per-datum conversions of tensix-formats.c applied to a run of datums
  * with the format decisions taken once (the unpackers' and packer's fast
- * paths).  The per-datum interface is in tensix-internal.h.
+ * paths).  The per-datum interface is in tensix-common.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -10,7 +10,7 @@
 #ifndef HW_TENSTORRENT_TENSIX_FORMATS_H
 #define HW_TENSTORRENT_TENSIX_FORMATS_H
 
-#include "tensix-internal.h"
+#include "tensix-common.h"
 
 /* tt_fmt_unpack of @n datums of whole bytes at @l1, all with @exp */
 typedef void TTUnpackRowFn(const uint8_t *l1, uint32_t *val, unsigned n,

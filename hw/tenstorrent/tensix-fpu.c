@@ -23,7 +23,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/host-utils.h"
-#include "tensix-internal.h"
+#include "tensix-common.h"
 #include "trace.h"
 
 #define TT_RWC_SRC_MASK 0x3f

@@ -27,7 +27,7 @@
 #include "qemu/main-loop.h"
 #include "hw/core/cpu.h"
 #include "target/riscv/cpu.h"
-#include "tensix-internal.h"
+#include "tensix-common.h"
 #include "hw/tenstorrent/spin-park.h"
 #include "trace.h"
 

@@ -28,7 +28,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/host-utils.h"
-#include "tensix-internal.h"
+#include "tensix-common.h"
 #include "trace.h"
 
 #define TT_LANES        TT_SFPU_LANES

@@ -12,7 +12,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/atomic.h"
-#include "tensix-internal.h"
+#include "tensix-common.h"
 #include "hw/tenstorrent/noc-overlay.h"
 #include "trace.h"
 

@@ -16,7 +16,7 @@
 #include "qemu/log.h"
 #include "qemu/lockable.h"
 #include "system/memory.h"
-#include "tensix-internal.h"
+#include "tensix-common.h"
 #include "hw/tenstorrent/spin-park.h"
 #include "hw/tenstorrent/tt-tile-map.h"     /* generated */
 

@@ -1,13 +1,13 @@
 /*
  * Tenstorrent Blackhole Tensix coprocessor: the device (one per Tensix
  * tile), its per-core windows, reset, migration and monitor dump.  The
- * units live in tensix-<unit>.c (see tensix-internal.h).
+ * units live in tensix-<unit>.c; what they and this file share is in
+ * tensix-common.c/.h, below both.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
-#include "qemu/log.h"
 #include "qemu/error-report.h"
 #include "qemu/lockable.h"
 #include "qapi/error.h"
@@ -16,25 +16,8 @@
 #include "target/riscv/cpu.h"
 #include "hw/tenstorrent/noc-overlay.h"
 #include "hw/tenstorrent/spin-park.h"
-#define TT_TENSIX_ISA_TABLE     /* the one definition of tt_tensix_isa[] */
-#include "tensix-internal.h"
+#include "tensix-common.h"
 #include "hw/tenstorrent/noc-overlay.h"
-
-void tt_tensix_error(TTTensix *t, int thread, uint32_t w, const char *fmt,
-                     ...)
-{
-    g_autofree char *why = NULL;
-    va_list ap;
-
-    if (!qemu_loglevel_mask(LOG_GUEST_ERROR)) {
-        return;
-    }
-    va_start(ap, fmt);
-    why = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    qemu_log("x%dy%d tensix T%d: %s (0x%08x): %s\n", t->tile_x, t->tile_y,
-             thread, tt_op_name(w), w, why);
-}
 
 void tt_tensix_dump(TTTensix *t, GString *out)
 {
@@ -86,14 +69,6 @@ void tt_tensix_map(TTTensix *t, int role, MemoryRegion *root)
     memory_region_add_subregion(root, TT_TILE_TENSIX_GPR_BASE, &p->gpr);
     memory_region_add_subregion(root, TT_TILE_TENSIX_CFG_BASE, &p->cfg);
     memory_region_add_subregion(root, TT_TILE_MOP_CFG_BASE, &p->mopcfg);
-}
-
-bool tt_tensix_l1_write(TTTensix *t, uint32_t addr, const void *buf,
-                        uint32_t len)
-{
-    /* through the tile's address space: stores onto code invalidate it */
-    return address_space_write(&t->view_as, addr, MEMTXATTRS_UNSPECIFIED, buf,
-                               len) == MEMTX_OK;
 }
 
 static void tt_tensix_realize(DeviceState *dev, Error **errp)

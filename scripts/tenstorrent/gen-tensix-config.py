@@ -10,7 +10,7 @@ fields TT_THCFG_<NAME>_*.  A field repeated over consecutive words is
 written NAME with "{n}" and count N in the data file; its C name has "n"
 in place of "{n}", _WORD is the first word and _COUNT gives N.  A field
 wider than a word (the 128-bit TileDescriptor) starts at shift 0 and
-spans consecutive words; _WORDS gives how many.  tensix-internal.h reads
+spans consecutive words; _WORDS gives how many.  tensix-common.h reads
 fields through TT_CFG()/TT_THCFG() with these.
 Fails on malformed data: fields outside their word, overlapping fields in
 a word, words outside the space, duplicate names.

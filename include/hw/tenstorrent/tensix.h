@@ -2,7 +2,7 @@
  * Tenstorrent Blackhole Tensix coprocessor: one device per Tensix tile with
  * three threads, each fed by its TRISC (and by BRISC), and the units they
  * share.  The state lives here; the units are one file each
- * (hw/tenstorrent/tensix-<unit>.c, private tensix-internal.h):
+ * (hw/tenstorrent/tensix-<unit>.c, sharing the private tensix-common.h):
  * tensix.c (device), tensix-frontend.c (pushes, MOP and replay expanders,
  * wait gate, dispatch), tensix-sync.c, tensix-config.c, tensix-thcon.c,
  * tensix-adc.c, tensix-unpack.c, tensix-fpu.c, tensix-sfpu.c,

@@ -1,5 +1,7 @@
 /*
- * Tenstorrent Blackhole Tensix coprocessor: what the unit files share.
+ * Tenstorrent Blackhole Tensix coprocessor: what the unit files and the
+ * device file (tensix.c) share; private, beside the sources.  Its
+ * out-of-line part is tensix-common.c.
  *
  * Every instruction has one handler, tensix_<mnemonic>(), in the file of
  * its unit; the generated table tt_tensix_isa[] (tt-tensix-isa.h, from
@@ -10,8 +12,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
-#ifndef HW_TENSTORRENT_TENSIX_INTERNAL_H
-#define HW_TENSTORRENT_TENSIX_INTERNAL_H
+#ifndef HW_TENSTORRENT_TENSIX_COMMON_H
+#define HW_TENSTORRENT_TENSIX_COMMON_H
 
 #include "hw/tenstorrent/tensix.h"
 #include "tt-tensix-isa.h"      /* generated from data/tensix-isa.yaml */
@@ -41,7 +43,10 @@ static inline const char *tt_op_name(uint32_t w)
     return n ? n : "(unknown)";
 }
 
-/* Log a guest error about instruction @w of @thread; the caller stops it */
+/*
+ * tensix-common.c: log a guest error about instruction @w of @thread;
+ * the caller stops it
+ */
 void G_GNUC_PRINTF(4, 5) tt_tensix_error(TTTensix *t, int thread, uint32_t w,
                                           const char *fmt, ...);
 
@@ -252,7 +257,7 @@ static inline bool tt_sfpu_busy(TTTensix *t)
     return t->sfpu.nsched | t->sfpu.nwb;
 }
 
-/* tensix.c: write @len bytes of L1 from the coprocessor (packers) */
+/* tensix-common.c: write @len bytes of L1 from the coprocessor (packers) */
 bool tt_tensix_l1_write(TTTensix *t, uint32_t addr, const void *buf,
                         uint32_t len);
 

@@ -34,6 +34,9 @@ import ttgrid  # noqa: E402
 TILES = ttgrid.load().tiles("p150")
 AICLK = 1.35e9
 PARAMS, DONE_MAGIC = 0x8000, 0xd0e0d0e0
+# DEBUG_REGS (0xffb12000, data/tile-map.yaml) + SOFT_RESET_0 (0x1b0), kept
+# by hand: the one offset include/hw/tenstorrent/riscv-debug-regmap.h holds
+# for the model, qtests and firmware; the value holds all cores but BRISC
 SOFT_RESET_0, RELEASE_BRISC = 0xffb121b0, 0x47000
 
 

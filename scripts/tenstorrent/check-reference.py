@@ -202,7 +202,8 @@ def main():
         print("1..0 # SKIP no reference data")
         return 0
     check_tile_map(project, ref)
-    check_registers(project, ref, "include/hw/tenstorrent/riscv-debug-regs.h",
+    check_registers(project, ref,
+                    "include/hw/tenstorrent/riscv-debug-regmap.h",
                     "riscv_debug_regs", {"SOFT_RESET_0": 0x47800})
     check_registers(project, ref, "include/hw/tenstorrent/niu-regs.h",
                     "noc_regs", {})

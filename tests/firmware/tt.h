@@ -14,27 +14,32 @@
 #define TT_FW_REGS "../../include/hw/tenstorrent/niu-regs.h"
 #include "regfields.h"
 
+/* Control/debug and PC readback offsets, as the model declares them */
+#define TT_FW_REGS "../../include/hw/tenstorrent/riscv-debug-regmap.h"
+#include "regfields.h"
+
 #define LDM_BASE            0xffb00000u
 #define DEBUG_REGS          0xffb12000u
-#define SOFT_RESET_0        (DEBUG_REGS + 0x1b0)
-#define WALL_CLOCK_L        (DEBUG_REGS + 0x1f0)
-#define WALL_CLOCK_1        (DEBUG_REGS + 0x1f4)
-#define WALL_CLOCK_H        (DEBUG_REGS + 0x1f8)
-#define DISABLE_RESET       (DEBUG_REGS + 0x224)
-#define TRISC_RESET_PC(n)   (DEBUG_REGS + 0x228 + 4 * (n))
-#define TRISC_RESET_PC_OVERRIDE (DEBUG_REGS + 0x234)
-#define NCRISC_RESET_PC     (DEBUG_REGS + 0x238)
-#define NCRISC_RESET_PC_OVERRIDE (DEBUG_REGS + 0x23c)
-#define PC_READBACK(role)   (0xffb13138u + 4 * (role))
+#define PIC_REGS            0xffb13000u
+#define SOFT_RESET_0        (DEBUG_REGS + A_SOFT_RESET_0)
+#define WALL_CLOCK_L        (DEBUG_REGS + A_WALL_CLOCK_L)
+#define WALL_CLOCK_1        (DEBUG_REGS + A_WALL_CLOCK_1)
+#define WALL_CLOCK_H        (DEBUG_REGS + A_WALL_CLOCK_H)
+#define DISABLE_RESET       (DEBUG_REGS + A_DISABLE_RESET)
+#define TRISC_RESET_PC(n)   (DEBUG_REGS + A_TRISC0_RESET_PC + 4 * (n))
+#define TRISC_RESET_PC_OVERRIDE (DEBUG_REGS + A_TRISC_RESET_PC_OVERRIDE)
+#define NCRISC_RESET_PC     (DEBUG_REGS + A_NCRISC_RESET_PC)
+#define NCRISC_RESET_PC_OVERRIDE (DEBUG_REGS + A_NCRISC_RESET_PC_OVERRIDE)
+#define PC_READBACK(role)   (PIC_REGS + A_PC_READBACK_BRISC + 4 * (role))
 #define SLOW_LDM(role)      (0xffb14000u + 0x2000u * (role))
 #define NIU_BASE(noc)       (0xffb20000u + 0x10000u * (noc))
 #define NOC_ID_LOGICAL(noc) (NIU_BASE(noc) + A_NOC_ID_LOGICAL)
 #define NOC_NODE_ID(noc)    (NIU_BASE(noc) + A_NOC_NODE_ID)
 
-#define SOFT_RESET_ALL      0x47800u
-#define SOFT_RESET_BRISC    (1u << 11)
-#define SOFT_RESET_TRISCS   (7u << 12)
-#define SOFT_RESET_NCRISC   (1u << 18)
+#define SOFT_RESET_ALL      TT_SOFT_RESET_CORES
+#define SOFT_RESET_BRISC    ((uint32_t)R_SOFT_RESET_0_BRISC_MASK)
+#define SOFT_RESET_TRISCS   ((uint32_t)R_SOFT_RESET_0_TRISCS_MASK)
+#define SOFT_RESET_NCRISC   ((uint32_t)R_SOFT_RESET_0_NCRISC_MASK)
 
 enum { BRISC, NCRISC, TRISC0, TRISC1, TRISC2, NCORES };
 

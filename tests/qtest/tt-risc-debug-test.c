@@ -12,6 +12,9 @@
  */
 
 #include "qemu/osdep.h"
+#include "hw/registerfields.h"
+#include "hw/tenstorrent/riscv-debug-regmap.h"
+#include "tt-tile-map.h"        /* generated from data/tile-map.yaml */
 #include "tt-qtest-util.h"
 
 #define ONE_COLUMN  "harvested-tensix-cols=2:3:4:5:6:7:10:11:12:13:14:15:16"
@@ -23,10 +26,12 @@
 #define CNTL_1          (WIN_REGS + 0x112084)
 #define STATUS_0        (WIN_REGS + 0x112088)
 #define STATUS_1        (WIN_REGS + 0x11208c)
-#define SOFT_RESET_0    (WIN_REGS + 0x1121b0)
-#define PC_TRISC1       (WIN_REGS + 0x113144)
-#define DBG_BUS_CTRL    (WIN_REGS + 0x112054)
-#define DBG_RD_DATA     (WIN_REGS + 0x11205c)
+/* the tile's map seen through a window onto 0xFFA00000 */
+#define TILE_REG(base, r) (WIN_REGS + (base) - 0xffa00000u + A_##r)
+#define SOFT_RESET_0    TILE_REG(TT_TILE_DEBUG_REGS_BASE, SOFT_RESET_0)
+#define PC_TRISC1       (TILE_REG(TT_TILE_PIC_BASE, PC_READBACK_BRISC) + 4 * 3)
+#define DBG_BUS_CTRL    TILE_REG(TT_TILE_DEBUG_REGS_BASE, DBG_BUS_CTRL)
+#define DBG_RD_DATA     TILE_REG(TT_TILE_DEBUG_REGS_BASE, DBG_RD_DATA)
 
 /* Debug-interface core numbers: BRISC 0, TRISC0 1, TRISC1 2, TRISC2 3 */
 enum { DBG_B, DBG_T0, DBG_T1, DBG_T2 };

@@ -9,17 +9,23 @@
  */
 
 #include "qemu/osdep.h"
+#include "hw/registerfields.h"
+#include "hw/tenstorrent/riscv-debug-regmap.h"
+#include "tt-tile-map.h"        /* generated from data/tile-map.yaml */
 #include "tt-qtest-util.h"
 
-#define SOFT_RESET_0            0xffb121b0u
-#define WALL_CLOCK_L            0xffb121f0u
-#define WALL_CLOCK_1            0xffb121f4u
-#define WALL_CLOCK_H            0xffb121f8u
-#define TRISC_RESET_PC(n)       (0xffb12228u + 4 * (n))
-#define TRISC_RESET_PC_OVERRIDE 0xffb12234u
-#define NCRISC_RESET_PC         0xffb12238u
-#define NCRISC_RESET_PC_OVERRIDE 0xffb1223cu
-#define PC_READBACK(role)       (0xffb13138u + 4 * (role))
+/* short names for the shared register header's (riscv-debug-regmap.h) */
+#define DEBUG_REG(r)            (TT_TILE_DEBUG_REGS_BASE + A_##r)
+#define SOFT_RESET_0            DEBUG_REG(SOFT_RESET_0)
+#define WALL_CLOCK_L            DEBUG_REG(WALL_CLOCK_L)
+#define WALL_CLOCK_1            DEBUG_REG(WALL_CLOCK_1)
+#define WALL_CLOCK_H            DEBUG_REG(WALL_CLOCK_H)
+#define TRISC_RESET_PC(n)       (DEBUG_REG(TRISC0_RESET_PC) + 4 * (n))
+#define TRISC_RESET_PC_OVERRIDE DEBUG_REG(TRISC_RESET_PC_OVERRIDE)
+#define NCRISC_RESET_PC         DEBUG_REG(NCRISC_RESET_PC)
+#define NCRISC_RESET_PC_OVERRIDE DEBUG_REG(NCRISC_RESET_PC_OVERRIDE)
+#define PC_READBACK(role) \
+    (TT_TILE_PIC_BASE + A_PC_READBACK_BRISC + 4 * (role))
 #define SLOW_LDM(role)          (0xffb14000u + 0x2000u * (role))
 #define LDM                     0xffb00000u
 #define NOC_NODE_ID             0xffb20044u

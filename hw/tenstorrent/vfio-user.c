@@ -83,6 +83,14 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTVfioUser, TT_VFIO_USER)
 #define TT_MBOX_DATA_SIZE   (64 * KiB)
 #define TT_MBOX_SIZE        (TT_MBOX_DATA + TT_MBOX_DATA_SIZE)
 #define TT_MBOX_TIMEOUT_MS  10000
+#define TT_VFU_MAX_DMA      16          /* libvfio-user's MAX_DMA_REGIONS */
+
+/* A DMA region the client mapped with a file: our mapping of it */
+typedef struct TTVfuDmaMap {
+    uint64_t iova, len;
+    uint8_t *vaddr;
+    uint32_t prot;
+} TTVfuDmaMap;
 
 enum { MBOX_CTRL = 0x00, MBOX_STATUS = 0x04, MBOX_DIR = 0x08,
        MBOX_LEN = 0x0c, MBOX_ADDR = 0x10, MBOX_DONE = 0x18 };
@@ -106,6 +114,16 @@ struct TTVfioUser {
     QemuSemaphore thread_done;
     Notifier machine_done;
     QemuRecMutex ctx_lock;      /* libvfio-user is not thread-safe */
+
+    /*
+     * The client's mapped DMA regions, for device-to-host copies: kept
+     * here rather than looked up in libvfio-user, because the server
+     * thread holds ctx_lock while a BAR access runs, and that access may
+     * wait for tt-pcie's DMA lock, which the thread copying holds
+     */
+    QemuMutex map_lock;
+    TTVfuDmaMap maps[TT_VFU_MAX_DMA];
+    int nmaps;
 
     /* the host DMA mailbox: one request at a time (tt-pcie serialises) */
     QemuMutex mbox_lock;
@@ -143,30 +161,25 @@ static bool tt_vfu_copy(void *client, void *buf, size_t len, bool write)
     return false;
 }
 
-/* Host memory the client mapped with an fd: copied directly */
+/*
+ * Host memory the client mapped with an fd: copied directly.  map_lock
+ * keeps the region mapped while the copy runs (the server thread takes it
+ * before it unmaps one) and is never held around device code.
+ */
 static bool tt_vfu_dma_direct(TTVfioUser *o, uint64_t addr, void *buf,
                               uint64_t len, bool write)
 {
-    g_autofree dma_sg_t *sg = g_malloc0(dma_sg_size());
-    struct iovec iov;
-    bool ok = false;
+    QEMU_LOCK_GUARD(&o->map_lock);
+    for (int i = 0; i < o->nmaps; i++) {
+        TTVfuDmaMap *m = &o->maps[i];
 
-    if (!qatomic_read(&o->connected)) {
-        return false;           /* and no waiting for a client mid-attach */
+        if (addr >= m->iova && addr - m->iova < m->len &&
+            len <= m->len - (addr - m->iova) &&
+            (m->prot & (write ? PROT_WRITE : PROT_READ))) {
+            return tt_vfu_copy(m->vaddr + (addr - m->iova), buf, len, write);
+        }
     }
-    QEMU_LOCK_GUARD(&o->ctx_lock);
-    if (!o->connected ||
-        vfu_addr_to_sgl(o->ctx, (vfu_dma_addr_t)(uintptr_t)addr, len, sg, 1,
-                        write ? PROT_WRITE : PROT_READ) != 1 ||
-        !vfu_sg_is_mappable(o->ctx, sg) ||
-        vfu_sgl_get(o->ctx, sg, &iov, 1, 0) < 0) {
-        return false;
-    }
-    if (iov.iov_len >= len) {
-        ok = tt_vfu_copy(iov.iov_base, buf, len, write);
-    }
-    vfu_sgl_put(o->ctx, sg, &iov, 1);
-    return ok;
+    return false;
 }
 
 /* STATUS, DIR, LEN, ADDR as a client mapping the region reads them */
@@ -433,14 +446,34 @@ static bool tt_vfu_setup_host_map(TTVfioUser *o, Error **errp)
 
 static void tt_vfu_dma_register(vfu_ctx_t *ctx, vfu_dma_info_t *info)
 {
+    TTVfioUser *o = vfu_get_private(ctx);
+
     trace_tt_vfu_dma_map((uintptr_t)info->iova.iov_base, info->iova.iov_len,
                          info->vaddr != NULL);
+    QEMU_LOCK_GUARD(&o->map_lock);
+    if (info->vaddr && o->nmaps < TT_VFU_MAX_DMA) {
+        o->maps[o->nmaps++] = (TTVfuDmaMap) {
+            (uintptr_t)info->iova.iov_base, info->iova.iov_len,
+            info->vaddr, info->prot,
+        };
+    }
 }
 
+/* Before libvfio-user unmaps the region: no copy may be using it */
 static void tt_vfu_dma_unregister(vfu_ctx_t *ctx, vfu_dma_info_t *info)
 {
+    TTVfioUser *o = vfu_get_private(ctx);
+
     trace_tt_vfu_dma_unmap((uintptr_t)info->iova.iov_base,
                            info->iova.iov_len);
+    QEMU_LOCK_GUARD(&o->map_lock);
+    for (int i = 0; i < o->nmaps; i++) {
+        if (o->maps[i].iova == (uintptr_t)info->iova.iov_base &&
+            o->maps[i].len == info->iova.iov_len) {
+            o->maps[i] = o->maps[--o->nmaps];
+            break;
+        }
+    }
 }
 
 static int tt_vfu_reset(vfu_ctx_t *ctx, vfu_reset_type_t type)
@@ -840,6 +873,7 @@ static void tt_vfu_init(Object *obj)
     }
     o->data = o->shm + TT_MBOX_DATA;
     qemu_rec_mutex_init(&o->ctx_lock);
+    qemu_mutex_init(&o->map_lock);
     qemu_mutex_init(&o->mbox_lock);
     qemu_cond_init(&o->mbox_cond);
 }

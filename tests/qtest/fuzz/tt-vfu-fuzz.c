@@ -219,7 +219,9 @@ static bool tt_vfu_send(TTVfuFuzz *f, uint16_t cmd, uint32_t flags,
         cm->cmsg_len = CMSG_LEN(sizeof(int) * f->nfds);
         memcpy(CMSG_DATA(cm), f->fds, sizeof(int) * f->nfds);
     }
-    n = sendmsg(f->sock, &m, MSG_NOSIGNAL);
+    do {
+        n = sendmsg(f->sock, &m, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);     /* libFuzzer's SIGALRM */
     tt_vfu_drop_fds(f);
     if (n != sizeof(hdr) + len) {
         tt_vfu_hangup(f);       /* the server is gone, or stalls */
@@ -245,6 +247,9 @@ static bool tt_vfu_read(TTVfuFuzz *f, void *buf, size_t len)
         };
         ssize_t n = recvmsg(f->sock, &m, MSG_CMSG_CLOEXEC);
 
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
         if (n <= 0) {
             return false;
         }
@@ -362,8 +367,11 @@ static bool tt_vfu_connect(TTVfuFuzz *f)
     setsockopt(f->sock, SOL_SOCKET, SO_RCVTIMEO, &rcv, sizeof(rcv));
     setsockopt(f->sock, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
     /* a server that does not accept within the timeout is stuck */
-    if (connect(f->sock, (struct sockaddr *)&sa, sizeof(sa))) {
-        tt_vfu_fail("connect %s: %s", tt_vfu_path, strerror(errno));
+    while (connect(f->sock, (struct sockaddr *)&sa, sizeof(sa)) &&
+           errno != EISCONN) {
+        if (errno != EINTR) {
+            tt_vfu_fail("connect %s: %s", tt_vfu_path, strerror(errno));
+        }
     }
     return tt_vfu_version(f);
 }
@@ -971,7 +979,17 @@ static GString *tt_vfu_cmdline(FuzzTarget *t)
 
 static void tt_vfu_pre_fuzz(QTestState *s)
 {
+    sigset_t alrm;
     int fd;
+
+    /*
+     * libFuzzer's -timeout is a SIGALRM, which QEMU blocks and reads from
+     * its main loop; this thread waits for the server (or the BQL)
+     * outside it, so take the signal here, or a deadlock goes unreported
+     */
+    sigemptyset(&alrm);
+    sigaddset(&alrm, SIGALRM);
+    pthread_sigmask(SIG_UNBLOCK, &alrm, NULL);
 
     tt_vfu_devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
     tt_vfu_dirfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -20,6 +20,7 @@
 #include "tt-runtime.h"
 #define TT_LAYOUT 0             /* only the layout-independent part */
 #include "layout.h"
+#include "tt-grid.h"
 
 #define XY(x, y)            ((uint32_t)(y) << 6 | (x))
 #define SOFT_RESET_0        0xffb121b0u
@@ -121,48 +122,59 @@ const char *ttr_layout_names(void)
 }
 
 /*
- * Tensix columns in translated coordinates (harvested columns move to
- * the end and drop off: the P100A keeps 12), the fast-dispatch cores
+ * The boards of hw/tenstorrent/data/grid.yaml (generated tt-grid.h):
+ * Tensix columns in translated coordinates (harvested columns move to the
+ * end and drop off: the P100A keeps 12), the fast-dispatch cores
  * blackhole-py's device.py places (rightmost column, rows 2 and 3: (14,2)
  * and (14,3) on a P100A, (16,2) and (16,3) on a P150) and the GDDR banks:
  * translated x = 17 (banks 0-3) or 18 (4-7), first port y = 12 + 3 *
- * (bank % 4), the P100A's seven remaining banks numbered 0-6
+ * (bank % 4), a harvested bank dropping off the end
  * (docs/system/riscv/blackhole.rst, the machine's bank table)
  */
-static const uint8_t p150_cols[] = {
-    1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16,
-};
+typedef struct TTRGridBoard {
+    const char *name;
+    int pcie;
+    uint32_t harvested_cols;
+    int harvested_dram_bank;
+} TTRGridBoard;
 
-static TTRBoard ttr_boards[2];
+static const uint8_t tensix_cols[] = TT_GRID_TENSIX_COLS_INIT;
+static const TTRGridBoard grid_boards[] = TT_GRID_BOARDS_INIT;
+static TTRBoard ttr_boards[TT_GRID_BOARDS];
 
-static void board_init(TTRBoard *b, const char *name, int ncols, int nbanks)
+static void board_init(TTRBoard *b, const TTRGridBoard *g)
 {
-    b->name = name;
+    int ncols = TT_TENSIX_COLS - __builtin_popcount(g->harvested_cols);
+    int nbanks = TT_DRAM_BANKS - (g->harvested_dram_bank >= 0);
+
+    b->name = g->name;
     b->ntiles = 0;
     for (int c = 0; c < ncols; c++) {
-        b->colmask |= 1u << p150_cols[c];
-        for (int y = 2; y <= 11; y++) {
-            b->x[b->ntiles] = p150_cols[c];
+        b->colmask |= 1u << tensix_cols[c];
+        for (int y = TT_TENSIX_Y0; y < TT_TENSIX_Y0 + TT_TENSIX_ROWS; y++) {
+            b->x[b->ntiles] = tensix_cols[c];
             b->y[b->ntiles++] = y;
         }
     }
     b->nbanks = nbanks;
     for (int k = 0; k < nbanks; k++) {
-        b->bank_x[k] = 17 + (k >= 4);
-        b->bank_y[k] = 12 + 3 * (k % 4);
+        b->bank_x[k] = TT_VIRT_DRAM_X0 + k / (TT_DRAM_BANKS / 2);
+        b->bank_y[k] = TT_VIRT_DRAM_Y0 +
+                       TT_DRAM_PORTS * (k % (TT_DRAM_BANKS / 2));
     }
-    b->prefetch_x = b->dispatch_x = p150_cols[ncols - 1];
-    b->prefetch_y = 2;
-    b->dispatch_y = 3;
+    b->prefetch_x = b->dispatch_x = tensix_cols[ncols - 1];
+    b->prefetch_y = TT_TENSIX_Y0;
+    b->dispatch_y = TT_TENSIX_Y0 + 1;
 }
 
 const TTRBoard *ttr_board_find(const char *name)
 {
     if (!ttr_boards[0].name) {
-        board_init(&ttr_boards[0], "p150", 14, 8);
-        board_init(&ttr_boards[1], "p100a", 12, 7);
+        for (int i = 0; i < TT_GRID_BOARDS; i++) {
+            board_init(&ttr_boards[i], &grid_boards[i]);
+        }
     }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < TT_GRID_BOARDS; i++) {
         if (!strcmp(ttr_boards[i].name, name)) {
             return &ttr_boards[i];
         }

@@ -18,9 +18,12 @@
 #define TT_FW_REGS "../../include/hw/tenstorrent/riscv-debug-regmap.h"
 #include "regfields.h"
 
-#define LDM_BASE            0xffb00000u
-#define DEBUG_REGS          0xffb12000u
-#define PIC_REGS            0xffb13000u
+/* Core-local windows, from the emulator's tile map (generated) */
+#include "tt-tile-map.h"
+
+#define LDM_BASE            TT_TILE_LDM_BASE
+#define DEBUG_REGS          TT_TILE_DEBUG_REGS_BASE
+#define PIC_REGS            TT_TILE_PIC_BASE
 #define SOFT_RESET_0        (DEBUG_REGS + A_SOFT_RESET_0)
 #define WALL_CLOCK_L        (DEBUG_REGS + A_WALL_CLOCK_L)
 #define WALL_CLOCK_1        (DEBUG_REGS + A_WALL_CLOCK_1)
@@ -31,8 +34,9 @@
 #define NCRISC_RESET_PC     (DEBUG_REGS + A_NCRISC_RESET_PC)
 #define NCRISC_RESET_PC_OVERRIDE (DEBUG_REGS + A_NCRISC_RESET_PC_OVERRIDE)
 #define PC_READBACK(role)   (PIC_REGS + A_PC_READBACK_BRISC + 4 * (role))
-#define SLOW_LDM(role)      (0xffb14000u + 0x2000u * (role))
-#define NIU_BASE(noc)       (0xffb20000u + 0x10000u * (noc))
+#define SLOW_LDM(role)      (TT_TILE_SLOW_LDM_BASE + 0x2000u * (role))
+#define NIU_BASE(noc)       (TT_TILE_NIU0_BASE + \
+                             (TT_TILE_NIU1_BASE - TT_TILE_NIU0_BASE) * (noc))
 #define NOC_ID_LOGICAL(noc) (NIU_BASE(noc) + A_NOC_ID_LOGICAL)
 #define NOC_NODE_ID(noc)    (NIU_BASE(noc) + A_NOC_NODE_ID)
 

@@ -587,7 +587,8 @@ static int raw_answer(int fd, VfuHeader *h)
         !recv_all(fd, junk, h->msg_size - sizeof(*h))) {
         return GOT_NOTHING;
     }
-    if (h->msg_id != BAD_ID || (h->flags & VFU_FLAG_TYPE_MASK) != VFU_FLAG_TYPE_REPLY) {
+    if (h->msg_id != BAD_ID ||
+        (h->flags & VFU_FLAG_TYPE_MASK) != VFU_FLAG_TYPE_REPLY) {
         printf("# unexpected reply: id 0x%x flags 0x%x\n", h->msg_id, h->flags);
         return GOT_NOTHING;
     }
@@ -730,8 +731,8 @@ static bool bad_no_version(void)
 {
     uint8_t m[64];
 
-    return refused_at_handshake(m, put_access(m, VFU_CMD_REGION_READ, 0, 0, 4, 0),
-                                NULL, 0);
+    return refused_at_handshake(m, put_access(m, VFU_CMD_REGION_READ, 0, 0,
+                                              4, 0), NULL, 0);
 }
 
 /* --------------------------------------------- malformed requests -- */
@@ -773,8 +774,8 @@ static bool bad_reply_type(void)
 {
     uint8_t m[sizeof(VfuHeader)];
 
-    return refused(m, put_msg(m, VFU_CMD_REGION_READ, sizeof(m), VFU_FLAG_TYPE_REPLY, NULL,
-                              0));
+    return refused(m, put_msg(m, VFU_CMD_REGION_READ, sizeof(m),
+                              VFU_FLAG_TYPE_REPLY, NULL, 0));
 }
 
 static bool bad_access(uint16_t cmd, uint32_t region, uint64_t offset,
@@ -792,7 +793,8 @@ static bool bad_region_index(void)
 
 static bool bad_past_end(void)
 {
-    return bad_access(VFU_CMD_REGION_READ, VFU_REGION_BAR2, (1u << 20) - 4, 8, 0);
+    return bad_access(VFU_CMD_REGION_READ, VFU_REGION_BAR2, (1u << 20) - 4,
+                      8, 0);
 }
 
 static bool bad_wrapping(void)
@@ -808,8 +810,8 @@ static bool bad_huge_count(void)
 
 static bool bad_count_mismatch(void)
 {
-    return bad_access(VFU_CMD_REGION_WRITE, VFU_REGION_BAR0, WIN_BASE + 0x100000,
-                      64, 8);
+    return bad_access(VFU_CMD_REGION_WRITE, VFU_REGION_BAR0,
+                      WIN_BASE + 0x100000, 64, 8);
 }
 
 static bool bad_short_access(void)
@@ -1154,8 +1156,8 @@ static bool truncated_write(void)
     uint8_t m[sizeof(VfuHeader) + 100] = { 0 };
     VfuRegionAccess a = { WIN_BASE + 0x100000, VFU_REGION_BAR0, 64u << 10 };
 
-    put_msg(m, VFU_CMD_REGION_WRITE, sizeof(VfuHeader) + sizeof(a) + a.count, 0, &a,
-            sizeof(a));
+    put_msg(m, VFU_CMD_REGION_WRITE, sizeof(VfuHeader) + sizeof(a) + a.count,
+            0, &a, sizeof(a));
     return send_and_close(m, sizeof(m));
 }
 
@@ -1163,8 +1165,8 @@ static bool header_only(void)
 {
     uint8_t m[sizeof(VfuHeader)];
 
-    put_msg(m, VFU_CMD_REGION_WRITE, sizeof(VfuHeader) + sizeof(VfuRegionAccess) + 64, 0, NULL,
-            0);
+    put_msg(m, VFU_CMD_REGION_WRITE,
+            sizeof(VfuHeader) + sizeof(VfuRegionAccess) + 64, 0, NULL, 0);
     return send_and_close(m, sizeof(m));
 }
 
@@ -1226,8 +1228,8 @@ static bool stall_after_header(void)
 {
     uint8_t m[sizeof(VfuHeader)];
 
-    put_msg(m, VFU_CMD_REGION_WRITE, sizeof(VfuHeader) + sizeof(VfuRegionAccess) + 64, 0, NULL,
-            0);
+    put_msg(m, VFU_CMD_REGION_WRITE,
+            sizeof(VfuHeader) + sizeof(VfuRegionAccess) + 64, 0, NULL, 0);
     return stall_after(m, sizeof(m), true);
 }
 
@@ -1260,6 +1262,81 @@ static bool dma_past_file_end(void)
     return ok && qemu_alive();
 }
 
+
+/*
+ * The PCIe tile in translated coordinates (tt-umd blackhole_implementation.hpp:
+ * PCIe at (19, 24)); a NOC write there below 1 << 60 lands in host memory
+ */
+#define PCIE_X              19
+#define PCIE_Y              24
+#define HOST_WINDOW         6
+#define HOST_DMA            0x400000u   /* mapped client memory, 2 MiB */
+#define HOST_WORDS          0x100000u   /* where the BAR0 writes land */
+
+/* TLB window @n onto the PCIe tile at host address @host (2 MiB aligned) */
+static bool set_host_window(VfuClient *c, uint32_t n, uint64_t host)
+{
+    uint32_t cfg[3] = {
+        (uint32_t)(host >> 21), PCIE_X << 11 | PCIE_Y << 17, 0,
+    };
+
+    for (int i = 0; i < 3; i++) {
+        if (vfu_client_write32(c, VFU_REGION_BAR0,
+                               0x1fc00000u + 12u * n + 4 * i, cfg[i]) < 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * eDMA reads of mapped host memory while BAR0 writes reach host memory
+ * through the PCIe tile: the copy (holding the PCIe DMA lock) and the
+ * server thread (serving the BAR write) must not wait on each other.
+ * This once stopped QEMU (found by tt-vfu-fuzz).
+ */
+static bool dma_while_bar_to_host(void)
+{
+    int fd = memfd_create("host", MFD_CLOEXEC);
+    uint32_t *host = MAP_FAILED;
+    VfuClient c;
+    uint8_t m[64];
+    VfuHeader h;
+    bool ok;
+    int i, bad = 0;
+
+    if (fd < 0 || ftruncate(fd, 2u << 20) < 0 || !client_open(&c)) {
+        return false;
+    }
+    host = mmap(NULL, 2u << 20, PROT_READ, MAP_SHARED, fd, 0);
+    ok = host != MAP_FAILED &&
+         raw_send(c.fd, m, put_dma_map(m, sizeof(DmaMap), 3, HOST_DMA,
+                                       2u << 20), &fd, 1) &&
+         raw_answer(c.fd, &h) == GOT_OK && set_window(&c) &&
+         set_host_window(&c, HOST_WINDOW, HOST_DMA);
+    for (i = 0; ok && i < 100; i++) {
+        ok = edma_start(&c, HOST_DMA, 0x40000);
+        for (int k = 0; ok && k < 16; k++) {
+            uint32_t n = i * 16 + k;
+
+            ok = vfu_client_write32(&c, VFU_REGION_BAR0,
+                                    ((uint64_t)HOST_WINDOW << 21) +
+                                    HOST_WORDS + 4 * n, 0xd0000000u | n) == 0;
+        }
+        ok = ok && edma_wait(&c, DMA_RELEASE_S);
+    }
+    for (int n = 0; ok && n < i * 16; n++) {
+        bad += host[(HOST_WORDS >> 2) + n] != (0xd0000000u | n);
+    }
+    printf("# %d eDMA transfers, %d BAR0 writes to host memory, %d wrong\n",
+           i, i * 16, bad);
+    vfu_client_close(&c);
+    if (host != MAP_FAILED) {
+        munmap(host, 2u << 20);
+    }
+    close(fd);
+    return ok && !bad && qemu_alive();
+}
 
 /* -------------------------------------------------------- host map -- */
 
@@ -1772,6 +1849,8 @@ static const Case cases[] = {
     { "DMA_MAP of a 4 KiB memfd as 1 MiB, eDMA past its end",
       dma_past_file_end, "the transfer ends, QEMU survives",
       "is not all there" },
+    { "eDMA from mapped host memory while BAR0 writes reach host memory",
+      dma_while_bar_to_host, "both complete, the words land", NULL },
     { "client silent after connecting", stall_before_version,
       "QMP answered meanwhile", NULL },
     { "client silent after a request header", stall_after_header,
@@ -1891,8 +1970,8 @@ static int stalled_client(void)
     if (!client_open(&c)) {
         return -1;
     }
-    put_msg(m, VFU_CMD_REGION_WRITE, sizeof(VfuHeader) + sizeof(VfuRegionAccess) + 64, 0, NULL,
-            0);
+    put_msg(m, VFU_CMD_REGION_WRITE,
+            sizeof(VfuHeader) + sizeof(VfuRegionAccess) + 64, 0, NULL, 0);
     if (!raw_send(c.fd, m, sizeof(m), NULL, 0)) {
         vfu_client_close(&c);
         return -1;

@@ -22,12 +22,12 @@
 /* Windows: 1 onto the tile's L1, 2 onto its registers at 0xFFA00000 */
 #define WIN_L1          TT_WIN_2M(1)
 #define WIN_REGS        TT_WIN_2M(2)
-#define CNTL_0          (WIN_REGS + 0x112080)
-#define CNTL_1          (WIN_REGS + 0x112084)
-#define STATUS_0        (WIN_REGS + 0x112088)
-#define STATUS_1        (WIN_REGS + 0x11208c)
 /* the tile's map seen through a window onto 0xFFA00000 */
 #define TILE_REG(base, r) (WIN_REGS + (base) - 0xffa00000u + A_##r)
+#define CNTL_0          TILE_REG(TT_TILE_DEBUG_REGS_BASE, RISC_DBG_CNTL_0)
+#define CNTL_1          TILE_REG(TT_TILE_DEBUG_REGS_BASE, RISC_DBG_CNTL_1)
+#define STATUS_0        TILE_REG(TT_TILE_DEBUG_REGS_BASE, RISC_DBG_STATUS_0)
+#define STATUS_1        TILE_REG(TT_TILE_DEBUG_REGS_BASE, RISC_DBG_STATUS_1)
 #define SOFT_RESET_0    TILE_REG(TT_TILE_DEBUG_REGS_BASE, SOFT_RESET_0)
 #define PC_TRISC1       (TILE_REG(TT_TILE_PIC_BASE, PC_READBACK_BRISC) + 4 * 3)
 #define DBG_BUS_CTRL    TILE_REG(TT_TILE_DEBUG_REGS_BASE, DBG_BUS_CTRL)

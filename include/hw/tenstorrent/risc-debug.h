@@ -17,20 +17,9 @@
 #define HW_TENSTORRENT_RISC_DEBUG_H
 
 #include "hw/registerfields.h"
+#include "hw/tenstorrent/riscv-debug-regmap.h"   /* RISC_DBG_CNTL/STATUS */
 #include "hw/tenstorrent/grid.h"
 #include "qom/object.h"
-
-/* Offsets in the tile debug registers (tt-metal blackhole/tensix.h) */
-REG32(RISC_DBG_CNTL_0, 0x080)
-    FIELD(RISC_DBG_CNTL_0, DR, 0, 11)
-    FIELD(RISC_DBG_CNTL_0, WRITE, 16, 1)
-    FIELD(RISC_DBG_CNTL_0, RISC, 17, 2)     /* B, T0, T1, T2: no NCRISC */
-    FIELD(RISC_DBG_CNTL_0, TRIGGER, 31, 1)
-REG32(RISC_DBG_CNTL_1, 0x084)
-REG32(RISC_DBG_STATUS_0, 0x088)
-    FIELD(RISC_DBG_STATUS_0, WRITE_ECHO, 13, 4)
-    FIELD(RISC_DBG_STATUS_0, READ_VALID, 30, 1)
-REG32(RISC_DBG_STATUS_1, 0x08c)
 
 #define TT_RISC_DBG_CORES   4
 #define TT_RISC_DBG_DRS     18

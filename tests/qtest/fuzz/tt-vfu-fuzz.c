@@ -964,11 +964,18 @@ static void tt_vfu_cleanup(void)
 
 static GString *tt_vfu_cmdline(FuzzTarget *t)
 {
-    tt_vfu_dir = g_strdup("/tmp/tt-vfu-fuzz-XXXXXX");
-    if (!g_mkdtemp(tt_vfu_dir)) {
-        g_error("tt-vfu-fuzz: mkdtemp: %s", strerror(errno));
+    g_autoptr(GError) err = NULL;
+
+    /* under $TMPDIR (g_get_tmp_dir), short enough for a socket's path */
+    tt_vfu_dir = g_dir_make_tmp("tt-vfu-fuzz-XXXXXX", &err);
+    if (!tt_vfu_dir) {
+        g_error("tt-vfu-fuzz: %s", err->message);
     }
     tt_vfu_path = g_strdup_printf("%s/s", tt_vfu_dir);
+    if (strlen(tt_vfu_path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+        g_error("tt-vfu-fuzz: socket path %s is too long; set TMPDIR to a "
+                "shorter directory", tt_vfu_path);
+    }
     atexit(tt_vfu_cleanup);
     /* poll-us=0: the server sleeps between requests, leaving us the CPU */
     return g_string_append(g_string_new(TARGET_NAME " " TT_VFU_MACHINE

@@ -483,11 +483,23 @@ static uint64_t tt_pcie_iatu_translate(TTPcie *s, uint64_t a)
 static MemTxResult tt_pcie_host_rw(TTPcie *s, uint64_t addr, void *buf,
                                    uint32_t len, bool write)
 {
+    TTPcieDmaFn fn;
+    void *opaque;
     MemTxResult r;
 
-    QEMU_LOCK_GUARD(&s->dma_lock);
-    if (s->dma_fn) {
-        r = s->dma_fn(s->dma_opaque, addr, buf, len, write);
+    WITH_QEMU_LOCK_GUARD(&s->dma_lock) {
+        fn = s->dma_fn;
+        opaque = s->dma_opaque;
+        s->dma_users += !!fn;
+    }
+    if (fn) {
+        /* unlocked: it may wait for a host that needs it meanwhile */
+        r = fn(opaque, addr, buf, len, write);
+        WITH_QEMU_LOCK_GUARD(&s->dma_lock) {
+            if (!--s->dma_users) {
+                qemu_cond_broadcast(&s->dma_idle);
+            }
+        }
     } else {
         r = address_space_rw(&s->host_mem_as, addr, MEMTXATTRS_UNSPECIFIED,
                              buf, len, write);
@@ -608,9 +620,24 @@ MemTxResult tt_pcie_bar_rw(TTPcie *s, int bar, uint64_t offset, void *buf,
 
 void tt_pcie_set_dma(TTPcie *s, TTPcieDmaFn fn, void *opaque)
 {
-    QEMU_LOCK_GUARD(&s->dma_lock);
+    bool bql = bql_locked();
+
+    qemu_mutex_lock(&s->dma_lock);
+    while (s->dma_users) {
+        /* the BQL comes before dma_lock: let go of both, retake in order */
+        if (bql) {
+            bql_unlock();
+        }
+        qemu_cond_wait(&s->dma_idle, &s->dma_lock);
+        if (bql) {
+            qemu_mutex_unlock(&s->dma_lock);
+            bql_lock();
+            qemu_mutex_lock(&s->dma_lock);
+        }
+    }
     s->dma_fn = fn;
     s->dma_opaque = opaque;
+    qemu_mutex_unlock(&s->dma_lock);
 }
 
 static void tt_pcie_init_bar0(TTPcie *s)
@@ -683,6 +710,7 @@ static void tt_pcie_realize(DeviceState *dev, Error **errp)
         return;
     }
     qemu_mutex_init(&s->dma_lock);
+    qemu_cond_init(&s->dma_idle);
     address_space_init(&s->host_mem_as, &s->host_mem, "tt-pcie-host-mem");
     s->dbi = g_new0(uint32_t, TT_PCIE_BAR2_SIZE / 4);
 

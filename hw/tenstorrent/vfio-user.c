@@ -119,13 +119,17 @@ struct TTVfioUser {
      * The client's mapped DMA regions, for device-to-host copies: kept
      * here rather than looked up in libvfio-user, because the server
      * thread holds ctx_lock while a BAR access runs, and that access may
-     * wait for tt-pcie's DMA lock, which the thread copying holds
+     * reach host memory while another thread copies
      */
     QemuMutex map_lock;
     TTVfuDmaMap maps[TT_VFU_MAX_DMA];
     int nmaps;
 
-    /* the host DMA mailbox: one request at a time (tt-pcie serialises) */
+    /*
+     * The host DMA mailbox: one request at a time (mbox_serial, held by
+     * the device thread whose request it is, never by the server thread)
+     */
+    QemuMutex mbox_serial;
     QemuMutex mbox_lock;
     QemuCond mbox_cond;
     bool mbox_on, pending, done;
@@ -253,6 +257,7 @@ static MemTxResult tt_vfu_dma_unlocked(TTVfioUser *o, uint64_t addr,
                       PRIx64 " reached from a host access; dropped\n", addr);
         return MEMTX_ERROR;
     }
+    QEMU_LOCK_GUARD(&o->mbox_serial);
     for (uint64_t done = 0; done < len; done += TT_MBOX_DATA_SIZE) {
         uint32_t n = MIN(len - done, TT_MBOX_DATA_SIZE);
 
@@ -874,6 +879,7 @@ static void tt_vfu_init(Object *obj)
     o->data = o->shm + TT_MBOX_DATA;
     qemu_rec_mutex_init(&o->ctx_lock);
     qemu_mutex_init(&o->map_lock);
+    qemu_mutex_init(&o->mbox_serial);
     qemu_mutex_init(&o->mbox_lock);
     qemu_cond_init(&o->mbox_cond);
 }
@@ -882,13 +888,13 @@ static void tt_vfu_finalize(Object *obj)
 {
     TTVfioUser *o = TT_VFIO_USER(obj);
 
-    if (o->pcie) {
-        tt_pcie_set_dma(o->pcie, NULL, NULL);
-    }
     qemu_mutex_lock(&o->mbox_lock);
     o->mbox_on = false;                 /* release cores waiting on it */
     qemu_cond_broadcast(&o->mbox_cond);
     qemu_mutex_unlock(&o->mbox_lock);
+    if (o->pcie) {
+        tt_pcie_set_dma(o->pcie, NULL, NULL);   /* once they have left */
+    }
     if (o->own_socket) {
         unlink(o->socket);      /* not another server's, refused above */
     }

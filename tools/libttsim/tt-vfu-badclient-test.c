@@ -1186,6 +1186,29 @@ static bool close_before_reply(void)
                                         WIN_BASE, 1u << 20, 0));
 }
 
+/*
+ * A request header alone, its body never sent, with the client's own
+ * socket attached, then close: waiting for the body, the server must not
+ * hold the socket, which would keep the connection open for good (found
+ * by tt-vfu-fuzz)
+ */
+static bool socket_fd_in_header(void)
+{
+    uint8_t m[sizeof(VfuHeader)];
+    VfuClient c;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    put_msg(m, VFU_CMD_REGION_READ,
+            sizeof(VfuHeader) + sizeof(VfuRegionAccess), 0, NULL, 0);
+    ok = raw_send(c.fd, m, sizeof(m), &c.fd, 1);
+    sleep_ms(200);              /* the server has the header: it waits */
+    vfu_client_close(&c);
+    return ok;
+}
+
 /* Four 1 MiB reads never read back: the server blocks in its reply */
 static bool replies_unread(void)
 {
@@ -1336,6 +1359,36 @@ static bool dma_while_bar_to_host(void)
     }
     close(fd);
     return ok && !bad && qemu_alive();
+}
+
+/*
+ * A BAR0 write that reaches unmapped host memory while the eDMA engine
+ * waits for the client to serve a mailbox request: the write is dropped
+ * (only the client could serve it, and it waits for this reply), and its
+ * reply must not wait for the mailbox's 10-second timeout.  This once held
+ * the server thread, with the BQL, for those 10 s (found by tt-vfu-fuzz).
+ */
+static bool bar_to_host_during_mailbox_dma(void)
+{
+    VfuClient c;
+    double t0, t;
+    bool ok;
+
+    if (!client_open(&c)) {
+        return false;
+    }
+    ok = set_window(&c) && set_host_window(&c, HOST_WINDOW, 0x800000) &&
+         dma_pending(&c);
+    t0 = now();
+    ok = ok && vfu_client_write32(&c, VFU_REGION_BAR0,
+                                  (uint64_t)HOST_WINDOW << 21, 0xd00d) == 0;
+    t = now() - t0;
+    printf("# BAR0 write to host memory answered in %.3f s\n", t);
+    ok = ok && t < DMA_RELEASE_S &&
+         vfu_client_write32(&c, VFU_REGION_VGA, MBOX_CTRL, 0) == 0 &&
+         edma_wait(&c, DMA_RELEASE_S);
+    vfu_client_close(&c);
+    return ok && qemu_alive();
 }
 
 /* -------------------------------------------------------- host map -- */
@@ -1839,6 +1892,8 @@ static const Case cases[] = {
     { "half a header, then close", half_header, "sent", " gone; " },
     { "1 MiB REGION_READ, close before the reply", close_before_reply,
       "sent", "failed to reply" },
+    { "REGION_READ header only, the client's socket attached, then close",
+      socket_fd_in_header, "sent", "is a socket" },
     { "four 1 MiB REGION_READs, replies never read, close", replies_unread,
       "sent", "failed to reply" },
     { "mailbox disabled with a DMA pending", mailbox_off_pending,
@@ -1851,6 +1906,9 @@ static const Case cases[] = {
       "is not all there" },
     { "eDMA from mapped host memory while BAR0 writes reach host memory",
       dma_while_bar_to_host, "both complete, the words land", NULL },
+    { "BAR0 write to unmapped host memory while a mailbox DMA waits",
+      bar_to_host_during_mailbox_dma, "answered at once, write dropped",
+      "reached from a host access; dropped" },
     { "client silent after connecting", stall_before_version,
       "QMP answered meanwhile", NULL },
     { "client silent after a request header", stall_after_header,

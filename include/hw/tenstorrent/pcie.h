@@ -18,8 +18,10 @@
  *
  * Threads: BAR accesses come from the transport under the BQL; NOC
  * transactions to the PCIe tile come from any core's thread.  The TLB and
- * iATU registers are read and written with atomics; @dma_lock serialises
- * the transport's DMA callback.
+ * iATU registers are read and written with atomics.  @dma_lock guards the
+ * transport's DMA callback and counts its callers; it is not held while
+ * the callback runs, which may wait for the host (the vfio-user mailbox)
+ * while a BAR access from that host needs the callback too.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -95,8 +97,10 @@ struct TTPcie {
     TTNoc *noc;                             /* link "noc": the fabric */
 
     QemuMutex dma_lock;
+    QemuCond dma_idle;                      /* dma_users dropped to 0 */
     TTPcieDmaFn dma_fn;
     void *dma_opaque;
+    unsigned dma_users;                     /* callers inside dma_fn */
 
     uint32_t tlb[TT_TLB_COUNT][3];
     uint32_t strided[TT_TLB_STRIDED_COUNT];
@@ -117,7 +121,11 @@ struct TTPcie {
 MemTxResult tt_pcie_bar_rw(TTPcie *s, int bar, uint64_t offset, void *buf,
                            uint64_t len, bool write);
 
-/* Route device-to-host traffic to the transport (NULL: back to host-mem) */
+/*
+ * Route device-to-host traffic to the transport (NULL: back to host-mem),
+ * once no caller is left in the previous callback (waiting without the
+ * BQL, which a caller may need to return)
+ */
 void tt_pcie_set_dma(TTPcie *s, TTPcieDmaFn fn, void *opaque);
 
 /* Index (0, 1, 2) of BAR number 0, 2 or 4, or -1 */

@@ -88,12 +88,13 @@
  * A reply that takes longer ends the session: the conversation is out of
  * step (a lying header makes the server read payload as the next header
  * and wait for bytes that never come), which is the client's loss only.
- * A server that does not accept the next client within TT_VFU_ACCEPT_MS
- * is stuck: longer than run-fuzz.sh's -timeout=20, so that libFuzzer
- * reports it with the input.
+ * A server that neither answers nor refuses a new client's VERSION within
+ * TT_VFU_STUCK_MS is stuck, whatever the last client did: a finding,
+ * reported before run-fuzz.sh's -timeout=20 with the input.  Sends wait
+ * as long (a server that does not read).
  */
 #define TT_VFU_REPLY_MS     5000
-#define TT_VFU_ACCEPT_MS    60000
+#define TT_VFU_STUCK_MS     15000
 #define TT_VFU_MAX_FDS      8
 #define TT_VFU_MAX_DATA     (64 * KiB)
 
@@ -101,6 +102,7 @@ typedef struct TTVfuFuzz {
     const uint8_t *p;
     size_t left;
     int sock;                   /* the client's end; -1 once gone */
+    bool timed_out;             /* the last read gave up waiting */
     uint16_t id;
     int mem_fd;                 /* host memory; -1 until first used */
     uint8_t *mem;
@@ -251,6 +253,7 @@ static bool tt_vfu_read(TTVfuFuzz *f, void *buf, size_t len)
             continue;
         }
         if (n <= 0) {
+            f->timed_out = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
             return false;
         }
         /* descriptors the server sends (region files): not kept */
@@ -355,25 +358,40 @@ static bool tt_vfu_version(TTVfuFuzz *f)
                       sizeof(reply)) == 0;
 }
 
+static void tt_vfu_timeout(TTVfuFuzz *f, int opt, unsigned ms)
+{
+    struct timeval tv = { ms / 1000, ms % 1000 * 1000 };
+
+    setsockopt(f->sock, SOL_SOCKET, opt, &tv, sizeof(tv));
+}
+
 static bool tt_vfu_connect(TTVfuFuzz *f)
 {
     struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    struct timeval rcv = { TT_VFU_REPLY_MS / 1000, 0 };
-    struct timeval snd = { TT_VFU_ACCEPT_MS / 1000, 0 };
+    bool ok;
 
     f->sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     g_assert(f->sock >= 0);
     pstrcpy(sa.sun_path, sizeof(sa.sun_path), tt_vfu_path);
-    setsockopt(f->sock, SOL_SOCKET, SO_RCVTIMEO, &rcv, sizeof(rcv));
-    setsockopt(f->sock, SOL_SOCKET, SO_SNDTIMEO, &snd, sizeof(snd));
-    /* a server that does not accept within the timeout is stuck */
+    tt_vfu_timeout(f, SO_RCVTIMEO, TT_VFU_STUCK_MS);
+    tt_vfu_timeout(f, SO_SNDTIMEO, TT_VFU_STUCK_MS);
     while (connect(f->sock, (struct sockaddr *)&sa, sizeof(sa)) &&
            errno != EISCONN) {
         if (errno != EINTR) {
             tt_vfu_fail("connect %s: %s", tt_vfu_path, strerror(errno));
         }
     }
-    return tt_vfu_version(f);
+    f->timed_out = false;
+    ok = tt_vfu_version(f);
+    if (f->timed_out) {
+        tt_vfu_fail("the server neither answered nor refused a new "
+                    "client's VERSION within %u s: it is stuck",
+                    TT_VFU_STUCK_MS / 1000);
+    }
+    if (ok) {
+        tt_vfu_timeout(f, SO_RCVTIMEO, TT_VFU_REPLY_MS);
+    }
+    return ok;
 }
 
 /* -------------------------------------------------------- host memory -- */

@@ -17,7 +17,8 @@
 #   make bench      run the benchmarks in bench/
 #   make fuzz       build qemu-fuzz-riscv32 (clang, libFuzzer, ASan, UBSan)
 #                   in build/fuzz and run every Blackhole fuzz target for
-#                   FUZZ_SECONDS (default 60) each
+#                   FUZZ_SECONDS (default 60) each, from libFuzzer seed
+#                   FUZZ_SEED (default: a seed of its own per run)
 #   make sanitize   the qtests, firmware tests and fuzz regressions on an
 #                   ASan + UBSan qemu-system-riscv32 (same build/fuzz)
 #   make check-full make check, make sanitize and a short make fuzz
@@ -93,6 +94,7 @@ bench: deps all
 FUZZ_BUILD ?= $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
+FUZZ_SEED ?=
 
 $(FUZZ_BUILD)/config.mk:
 	@./scripts/install-deps.sh
@@ -103,7 +105,8 @@ fuzz-build: $(FUZZ_BUILD)/config.mk
 	ninja -C $(FUZZ_BUILD)/qemu qemu-fuzz-riscv32
 
 fuzz: fuzz-build
-	@tests/fuzz/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	@FUZZ_SEED=$(FUZZ_SEED) tests/fuzz/run-fuzz.sh $(FUZZ_BUILD) \
+	    $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 sanitize-build: $(FUZZ_BUILD)/config.mk
 	@./scripts/overlay.sh $(CURDIR) $(FUZZ_BUILD)/src

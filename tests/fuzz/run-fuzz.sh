@@ -8,6 +8,9 @@
 #
 #   tests/fuzz/run-fuzz.sh FUZZ_BUILD SECONDS [TARGET...]
 #
+# FUZZ_SEED=N gives libFuzzer -seed=N (CI does, so that a red run is one
+# anyone can repeat); unset, every run draws its own.
+#
 # Targets: tt-niu-fuzz tt-tensix-fuzz tt-pcie-fuzz (tests/qtest/fuzz/
 # tt-fuzz.c), tt-vfu-fuzz (tests/qtest/fuzz/tt-vfu-fuzz.c, a vfio-user
 # client session per input) and generic-fuzz-tt, QEMU's generic-fuzz on
@@ -46,6 +49,7 @@ for t in $targets; do
     touch "$F/artifacts/.start"
     # tt-vfu-fuzz's server warns once per client that comes and goes
     { "$bin" --fuzz-target="$fz" \
+        ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
         -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -max_len=2048 \
         -print_final_stats=1 -artifact_prefix="$F/artifacts/$t-" \
         "$corpus" 2>&1; echo $? > "$log.rc"; } |
@@ -83,5 +87,5 @@ for t in $targets; do
         echo "$t: ok: $runs executions in $secs s, $cov, corpus $(ls "$corpus" | wc -l)${slow:+; $slow}"
     fi
 done
-echo "fuzz: $total executions, $bad target(s) with findings"
+echo "fuzz: $total executions, $bad target(s) with findings${FUZZ_SEED:+ (seed $FUZZ_SEED)}"
 [ "$bad" = 0 ]

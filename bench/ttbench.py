@@ -19,10 +19,13 @@ from the clock (one instruction per released core per clock).
 import argparse
 import ctypes
 import os
+import re
 import statistics
 import subprocess
 import sys
 import time
+
+import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
@@ -34,10 +37,34 @@ import ttgrid  # noqa: E402
 TILES = ttgrid.load().tiles("p150")
 AICLK = 1.35e9
 PARAMS, DONE_MAGIC = 0x8000, 0xd0e0d0e0
-# DEBUG_REGS (0xffb12000, data/tile-map.yaml) + SOFT_RESET_0 (0x1b0), kept
-# by hand: the one offset include/hw/tenstorrent/riscv-debug-regmap.h holds
-# for the model, qtests and firmware; the value holds all cores but BRISC
-SOFT_RESET_0, RELEASE_BRISC = 0xffb121b0, 0x47000
+
+
+def _soft_reset():
+    """SOFT_RESET_0's address and the value that releases BRISC alone.
+
+    From the files the model is built from: DEBUG_REGS's base in
+    hw/tenstorrent/data/tile-map.yaml, the register's offset, its BRISC
+    field and the all-cores-held value in
+    include/hw/tenstorrent/riscv-debug-regmap.h.
+    """
+    root = os.path.join(HERE, "..")
+    with open(os.path.join(root, "hw", "tenstorrent", "data",
+                           "tile-map.yaml")) as f:
+        base = next(w["base"] for w in yaml.safe_load(f)["regions"]
+                    if w["name"] == "DEBUG_REGS")
+    with open(os.path.join(root, "include", "hw", "tenstorrent",
+                           "riscv-debug-regmap.h")) as f:
+        h = f.read()
+    off = int(re.search(r"REG32\(SOFT_RESET_0, (0x[0-9a-fA-F]+)\)",
+                        h).group(1), 16)
+    brisc = int(re.search(r"FIELD\(SOFT_RESET_0, BRISC, (\d+), 1\)",
+                          h).group(1))
+    cores = int(re.search(r"#define TT_SOFT_RESET_CORES\s+(0x[0-9a-fA-F]+)",
+                          h).group(1), 16)
+    return base + off, cores & ~(1 << brisc)
+
+
+SOFT_RESET_0, RELEASE_BRISC = _soft_reset()
 
 
 def w1_instr(iters):

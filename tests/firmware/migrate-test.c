@@ -19,7 +19,7 @@
  * its verdict with an atomic increment of a counter on the reporter tile.
  */
 #include "tap.h"
-#include "noc.h"
+#include "grid.h"
 #include "tensix.h"
 
 #define BUF         0x60000u
@@ -39,22 +39,11 @@
 #define ROUNDS      400
 #define MOP_N       50          /* template 1: 1 x MOP_N loop ops */
 
-static const uint8_t cols[14] = { 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14,
-                                  15, 16 };
-
-static uint32_t tile_xy(int k)
-{
-    return XY(cols[k / 10], 2 + k % 10);
-}
-
 static void send_to(int k, int noc)
 {
-    uint32_t acks = NIU_STATUS(noc, ST_WR_ACK_RECEIVED);
-    uint32_t xy = tile_xy(k % NTILES);
+    uint32_t xy = tensix_xy(k % NTILES);
 
-    noc_write(noc, BUF, xy, BUF, WORDS * 4, CMD_RESP_MARKED);
-    while (NIU_STATUS(noc, ST_WR_ACK_RECEIVED) != acks + 1) {
-    }
+    noc_write_acked(noc, BUF, xy, BUF, WORDS * 4);
     noc_atomic(noc, xy, FLAG, AT_INCR_GET(FLAG), 1, 0x100, 0);
 }
 
@@ -133,7 +122,7 @@ static void brisc(uint32_t id, int k)
     int tensix_ok;
 
     for (int j = 0; j < NTILES; j++) {
-        s += tile_xy(j);
+        s += tensix_xy(j);
     }
     for (int t = 0; t < 3; t++) {
         REG32(DONE(t)) = 0;
@@ -169,7 +158,7 @@ static void brisc(uint32_t id, int k)
                 REG32(GPRV(1)) == ROUNDS * 2 * (1 + 2 + 3) &&
                 REG32(GPRV(2)) == ROUNDS * 40;
     if (tensix_ok) {
-        noc_atomic(k & 1, tile_xy(0), GOOD, AT_INCR_GET(GOOD), 1, 0x100, 0);
+        noc_atomic(k & 1, tensix_xy(0), GOOD, AT_INCR_GET(GOOD), 1, 0x100, 0);
     }
     if (k == 0) {
         /* ... then wait for every tile's verdict (a hang fails the run) */
@@ -191,7 +180,7 @@ void core_main(int role, int kind)
 
     switch (role) {
     case BRISC:
-        while (tile_xy(k) != id) {
+        while (tensix_xy(k) != id) {
             k++;
         }
         REG32(GOOD) = 0;

@@ -94,6 +94,20 @@ static inline void noc_write(int noc, uint32_t src, uint32_t hi,
     noc_wait(noc, 0);
 }
 
+/*
+ * A non-posted unicast write, then wait for its acknowledgement (as
+ * tt-metal's noc_async_write_barrier counts NIU_MST_WR_ACK_RECEIVED)
+ */
+static inline void noc_write_acked(int noc, uint32_t src, uint32_t xy,
+                                   uint32_t addr, uint32_t len)
+{
+    uint32_t acks = NIU_STATUS(noc, ST_WR_ACK_RECEIVED);
+
+    noc_write(noc, src, xy, addr, len, CMD_RESP_MARKED);
+    while (NIU_STATUS(noc, ST_WR_ACK_RECEIVED) != acks + 1) {
+    }
+}
+
 static inline void noc_inline(int noc, uint32_t xy, uint32_t addr,
                               uint32_t val)
 {

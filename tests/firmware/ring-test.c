@@ -8,29 +8,18 @@
  * hold the sum over all tiles.
  */
 #include "tap.h"
-#include "noc.h"
+#include "grid.h"
 
 #define BUF         0x60000u
 #define WORDS       256
 #define FLAG        0x68000u
 #define NTILES      140
 
-static const uint8_t cols[14] = { 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14,
-                                  15, 16 };
-
-static uint32_t tile_xy(int k)
-{
-    return XY(cols[k / 10], 2 + k % 10);
-}
-
 static void send_to(int k, int noc)
 {
-    uint32_t acks = NIU_STATUS(noc, ST_WR_ACK_RECEIVED);
-    uint32_t xy = tile_xy(k % NTILES);
+    uint32_t xy = tensix_xy(k % NTILES);
 
-    noc_write(noc, BUF, xy, BUF, WORDS * 4, CMD_RESP_MARKED);
-    while (NIU_STATUS(noc, ST_WR_ACK_RECEIVED) != acks + 1) {
-    }
+    noc_write_acked(noc, BUF, xy, BUF, WORDS * 4);
     noc_atomic(noc, xy, FLAG, AT_INCR_GET(FLAG), 1, 0x100, 0);
 }
 
@@ -47,7 +36,7 @@ void core_main(int role, int kind)
             __asm__ volatile("wfi");
         }
     }
-    while (tile_xy(k) != id) {
+    while (tensix_xy(k) != id) {
         k++;
     }
     if (k != 0) {
@@ -74,7 +63,7 @@ void core_main(int role, int kind)
         ok(NIU_STATUS(0, ST_WR_ACK_RECEIVED) == acks + NTILES - 1,
            "multicast to the whole 14x10 grid: 139 acks");
         for (int j = 1; j < NTILES; j += 23) {
-            noc_read(1, tile_xy(j), 0x70000, 0x71000, 64);
+            noc_read(1, tensix_xy(j), 0x70000, 0x71000, 64);
             for (int i = 0; i < 16; i++) {
                 got &= REG32(0x71000 + 4 * i) == 0x5a000000u + i;
             }
@@ -88,7 +77,7 @@ void core_main(int role, int kind)
     while (*flag == 0) {
     }
     for (int j = 1; j < NTILES; j++) {
-        sum += tile_xy(j);
+        sum += tensix_xy(j);
     }
     for (int i = 0; i < WORDS; i++) {
         good &= buf[i] == i + sum;

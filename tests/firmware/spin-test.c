@@ -14,7 +14,7 @@
  * wfi.  Build with -DNTILES=n for fewer tiles (the parking-off runs).
  */
 #include "tap.h"
-#include "noc.h"
+#include "grid.h"
 
 #ifndef NTILES
 #define NTILES      140
@@ -32,14 +32,6 @@
 #define DONE        0x700a0u    /* reporter: tiles finished */
 #define GOOD        0x700b0u    /* reporter: tiles whose checks passed */
 #define SCRATCH     0x700c0u
-
-static const uint8_t cols[14] = { 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14,
-                                  15, 16 };
-
-static uint32_t tile_xy(int k)
-{
-    return XY(cols[k / 10], 2 + k % 10);
-}
 
 static uint32_t mix(uint32_t k)
 {
@@ -91,7 +83,7 @@ static void trisc_ring(int n)
 static void send_token(int k, uint32_t v)
 {
     REG32(STAGE) = v;
-    noc_write(k & 1, STAGE, tile_xy(k % NTILES), TOKEN, 4, CMD_RESP_MARKED);
+    noc_write(k & 1, STAGE, tensix_xy(k % NTILES), TOKEN, 4, CMD_RESP_MARKED);
 }
 
 /* Lap l: tile k waits for l * 1000 + k, then sends one more onwards */
@@ -120,7 +112,7 @@ void core_main(int role, int kind)
     uint32_t id = REG32(NOC_ID_LOGICAL(0)) & 0xfff;
     int k = 0, good;
 
-    while (k < NTILES && tile_xy(k) != id) {
+    while (k < NTILES && tensix_xy(k) != id) {
         k++;
     }
     if (k == NTILES) {
@@ -140,9 +132,9 @@ void core_main(int role, int kind)
         token_laps(k);
     }
     if (good) {
-        noc_atomic(0, tile_xy(0), GOOD, AT_INCR_GET(GOOD), 1, SCRATCH, 0);
+        noc_atomic(0, tensix_xy(0), GOOD, AT_INCR_GET(GOOD), 1, SCRATCH, 0);
     }
-    noc_atomic(1, tile_xy(0), DONE, AT_INCR_GET(DONE), 1, SCRATCH, 0);
+    noc_atomic(1, tensix_xy(0), DONE, AT_INCR_GET(DONE), 1, SCRATCH, 0);
     if (k != 0) {
         idle();
     }

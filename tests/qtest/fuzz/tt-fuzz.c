@@ -38,6 +38,7 @@
 #include "qemu/main-loop.h"
 #include "tests/qtest/libqtest.h"
 #include "fuzz.h"
+#include "tt-fuzz.h"
 
 /* A P150 with only Tensix column 1 (tiles (1, 2) .. (1, 11)) */
 #define TT_FUZZ_MACHINE "-accel qtest -M blackhole,harvested-tensix-cols=" \
@@ -566,24 +567,32 @@ static GString *tt_fuzz_cmdline(FuzzTarget *t)
     return g_string_new(TARGET_NAME " " TT_FUZZ_MACHINE " -display none");
 }
 
+static void tt_fuzz_pre_fuzz(QTestState *s)
+{
+    tt_fuzz_take_sigalrm();         /* a model that never returns: a hang */
+}
+
 static void tt_fuzz_register(void)
 {
     fuzz_add_target(&(FuzzTarget){
         .name = "tt-niu-fuzz",
         .description = "Blackhole NIU command buffers and registers",
         .get_init_cmdline = tt_fuzz_cmdline,
+        .pre_fuzz = tt_fuzz_pre_fuzz,
         .fuzz = tt_niu_fuzz,
     });
     fuzz_add_target(&(FuzzTarget){
         .name = "tt-tensix-fuzz",
         .description = "Blackhole Tensix instruction words on every thread",
         .get_init_cmdline = tt_fuzz_cmdline,
+        .pre_fuzz = tt_fuzz_pre_fuzz,
         .fuzz = tt_tensix_fuzz,
     });
     fuzz_add_target(&(FuzzTarget){
         .name = "tt-pcie-fuzz",
         .description = "Blackhole PCIe BARs, TLB windows, iATU, eDMA, ARC",
         .get_init_cmdline = tt_fuzz_cmdline,
+        .pre_fuzz = tt_fuzz_pre_fuzz,
         .fuzz = tt_pcie_fuzz,
     });
 }

@@ -55,6 +55,7 @@
 #include "hw/vfio-user/protocol.h"
 #include "tests/qtest/libqtest.h"
 #include "fuzz.h"
+#include "tt-fuzz.h"
 
 /* A P150 with only Tensix column 1, as the other Blackhole targets */
 #define TT_VFU_MACHINE  "-accel qtest -M blackhole,harvested-tensix-cols=" \
@@ -1004,17 +1005,10 @@ static GString *tt_vfu_cmdline(FuzzTarget *t)
 
 static void tt_vfu_pre_fuzz(QTestState *s)
 {
-    sigset_t alrm;
     int fd;
 
-    /*
-     * libFuzzer's -timeout is a SIGALRM, which QEMU blocks and reads from
-     * its main loop; this thread waits for the server (or the BQL)
-     * outside it, so take the signal here, or a deadlock goes unreported
-     */
-    sigemptyset(&alrm);
-    sigaddset(&alrm, SIGALRM);
-    pthread_sigmask(SIG_UNBLOCK, &alrm, NULL);
+    /* this thread waits for the server (or the BQL) outside the main loop */
+    tt_fuzz_take_sigalrm();
 
     tt_vfu_devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
     tt_vfu_dirfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -25,6 +25,10 @@ fail=0
 ran=0
 log=$B/test-logs
 [ $list = 1 ] || mkdir -p "$log"
+# QEMU started by the libttsim library may take long to serve its socket on
+# a loaded host (30 s were once not enough at a load average of 124): the
+# suites wait longer, each still under its own timeout
+export TT_EMU_TIMEOUT="${TT_EMU_TIMEOUT:-120}"
 
 # suite KIND NAME COMMAND...: run COMMAND for the suite NAME (all of them,
 # or only the one asked for), or list it

@@ -1391,6 +1391,50 @@ static bool bar_to_host_during_mailbox_dma(void)
     return ok && qemu_alive();
 }
 
+#define HOST_REMAP          0x600000u   /* mapped again and again */
+
+/*
+ * The same DMA region mapped 21 times, each time with its file: QEMU
+ * keeps one descriptor for it, and after one DMA_UNMAP the chip no longer
+ * reaches that memory.  libvfio-user once leaked a descriptor per repeat
+ * (found by tt-vfu-fuzz: after 600,000 inputs no client could attach) and
+ * told the device about the region again each time, so that the one
+ * unmap left it copying from memory no longer mapped.
+ */
+static bool dma_map_repeated(void)
+{
+    int fd = memfd_create("host", MFD_CLOEXEC);
+    DmaUnmap d = { sizeof(d), 0, HOST_REMAP, 1u << 20 };
+    int once = -1, again = -1;
+    VfuClient c;
+    uint8_t m[64];
+    VfuHeader h;
+    bool ok = true;
+
+    if (fd < 0 || ftruncate(fd, 1u << 20) < 0 || !client_open(&c)) {
+        return false;
+    }
+    for (int i = 0; ok && i < 21; i++) {
+        ok = raw_send(c.fd, m, put_dma_map(m, sizeof(DmaMap), 3, HOST_REMAP,
+                                           1u << 20), &fd, 1) &&
+             raw_answer(c.fd, &h) == GOT_OK;
+        if (i == 0) {
+            once = qemu_fds();
+        }
+    }
+    again = qemu_fds();
+    printf("# QEMU's descriptors after one map: %d, after 20 more: %d\n",
+           once, again);
+    ok = ok && once > 0 && again == once &&
+         raw_send(c.fd, m, put_cmd(m, VFU_CMD_DMA_UNMAP, &d, sizeof(d)),
+                  NULL, 0) &&
+         raw_answer(c.fd, &h) == GOT_OK &&
+         edma_start(&c, HOST_REMAP, 0x1000) && edma_wait(&c, DMA_RELEASE_S);
+    vfu_client_close(&c);
+    close(fd);
+    return ok;
+}
+
 /* -------------------------------------------------------- host map -- */
 
 /* Map area @i of region @idx (read-write), or NULL */
@@ -1906,6 +1950,9 @@ static const Case cases[] = {
       "is not all there" },
     { "eDMA from mapped host memory while BAR0 writes reach host memory",
       dma_while_bar_to_host, "both complete, the words land", NULL },
+    { "the same DMA region mapped 21 times with its fd, unmapped once",
+      dma_map_repeated, "one descriptor kept; unmapped memory not reached",
+      "the client mapped none there" },
     { "BAR0 write to unmapped host memory while a mailbox DMA waits",
       bar_to_host_during_mailbox_dma, "answered at once, write dropped",
       "reached from a host access; dropped" },

@@ -97,6 +97,8 @@
 #define TT_VFU_REPLY_MS     5000
 #define TT_VFU_STUCK_MS     15000
 #define TT_VFU_MAX_FDS      8
+#define TT_VFU_FD_CHECK_EVERY 256
+#define TT_VFU_FD_MARGIN    64
 #define TT_VFU_MAX_DATA     (64 * KiB)
 
 typedef struct TTVfuFuzz {
@@ -114,6 +116,9 @@ typedef struct TTVfuFuzz {
 } TTVfuFuzz;
 
 static char *tt_vfu_dir, *tt_vfu_path;
+/* Descriptors of this process (QEMU and the target) before the first input */
+static int tt_vfu_fds_at_start;
+static unsigned tt_vfu_inputs;
 /* Descriptors a bad client may send; opened once */
 static int tt_vfu_devnull = -1, tt_vfu_dirfd = -1, tt_vfu_pipe[2] = {-1, -1};
 static int tt_vfu_evfd = -1, tt_vfu_sealed = -1;
@@ -955,6 +960,38 @@ static void tt_vfu_op(TTVfuFuzz *f)
     }
 }
 
+static int tt_vfu_count_fds(void)
+{
+    g_autoptr(GDir) d = g_dir_open("/proc/self/fd", 0, NULL);
+    int n = 0;
+
+    while (d && g_dir_read_name(d)) {
+        n++;
+    }
+    return n;
+}
+
+/*
+ * A descriptor the server (or libvfio-user) keeps per client or per
+ * request runs QEMU out of them after enough inputs; report the growth
+ * as a finding long before that.  A session's own descriptors may still
+ * be closing when this runs: hence the margin.
+ */
+static void tt_vfu_check_fds(void)
+{
+    int n;
+
+    if (++tt_vfu_inputs % TT_VFU_FD_CHECK_EVERY) {
+        return;
+    }
+    n = tt_vfu_count_fds();
+    if (n > tt_vfu_fds_at_start + TT_VFU_FD_MARGIN) {
+        tt_vfu_fail("%d descriptors open after %u inputs, %d before the "
+                    "first: a descriptor leak", n, tt_vfu_inputs,
+                    tt_vfu_fds_at_start);
+    }
+}
+
 static void tt_vfu_fuzz(QTestState *s, const unsigned char *data,
                         size_t size)
 {
@@ -973,6 +1010,7 @@ static void tt_vfu_fuzz(QTestState *s, const unsigned char *data,
     bql_lock();
     flush_events(s);
     fuzz_reset(s);
+    tt_vfu_check_fds();
 }
 
 static void tt_vfu_cleanup(void)
@@ -1018,6 +1056,7 @@ static void tt_vfu_pre_fuzz(QTestState *s)
                            F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW |
                            F_SEAL_SEAL, NULL);
     tt_vfu_sealed = fd;
+    tt_vfu_fds_at_start = tt_vfu_count_fds();
 }
 
 static void tt_vfu_register(void)

@@ -117,12 +117,11 @@ struct Mapped {
 
 /* ------------------------------------------------------------ helpers -- */
 
-/* Bits [pos, pos + len) of a window's 96-bit configuration, len < 64 */
 /*
  * Copies of a page and more to or from the chip's RAM.  That RAM is shmem
  * in 4 KiB pages (shmem transparent huge pages are off by default), where
- * an x86-64 `rep movsb` (ERMS) moves a megabyte 15-30% faster than
- * glibc 2.36's memcpy, which takes vector loops at that size on AMD
+ * an x86-64 `rep movsb` (ERMS) moved a megabyte 15-30% faster than
+ * glibc 2.36's memcpy on an AMD EPYC host
  * (docs/devel/tenstorrent-host-map.rst, "Copies"); smaller copies and
  * other hosts keep memcpy.
  */
@@ -150,6 +149,7 @@ static void ram_copy(void *dst, const void *src, size_t len)
     memcpy(dst, src, len);
 }
 
+/* Bits [pos, pos + len) of a window's 96-bit configuration, len < 64 */
 static uint64_t cfg_bits(const uint32_t w[3], int pos, int len)
 {
     uint64_t lo = (uint64_t)w[1] << 32 | w[0];

@@ -323,19 +323,6 @@ static bool bench_upload(bool unicast)
     return count_loaded() == NTILES || bench_error("image not loaded");
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, n, sizeof(t[0]), cmp_double);
-    return t[n / 2];
-}
-
 /*
  * BULK_SIZE into and out of every tile, a different slice of one pattern.
  * The first write pass stands alone (it may pay the first touch of each
@@ -367,8 +354,8 @@ static bool bench_bulk(void)
             bad += !!memcmp(buf, pat + i, BULK_SIZE);
         }
     }
-    metric("bar0_read", (double)BULK_SIZE * NTILES / median(rd, BULK_PASSES) /
-           1e6, "MB/s");
+    metric("bar0_read", (double)BULK_SIZE * NTILES /
+           tt_host_median(rd, BULK_PASSES) / 1e6, "MB/s");
     /*
      * The same writes again: the first pass may pay the host's first touch
      * of each page (a page fault per 4 KiB of a shared mapping, several
@@ -382,7 +369,7 @@ static bool bench_bulk(void)
         wr[p] = tt_host_now() - wr[p];
     }
     metric("bar0_write_again", (double)BULK_SIZE * NTILES /
-           median(wr, BULK_PASSES) / 1e6, "MB/s");
+           tt_host_median(wr, BULK_PASSES) / 1e6, "MB/s");
     for (int i = 0; i < NTILES; i++) {
         lib.mem_rd(tile_l1(i, BULK_ADDR), buf, BULK_SIZE);
         bad += !!memcmp(buf, pat + NTILES - 1 - i, BULK_SIZE);
@@ -405,14 +392,14 @@ static void bench_latency(void)
         tt_host_rd32(&lib, a);
         t[i] = tt_host_now() - t0;
     }
-    metric("bar0_rd32_latency", median(t, LAT_READS) * 1e9, "ns");
+    metric("bar0_rd32_latency", tt_host_median(t, LAT_READS) * 1e9, "ns");
     for (int i = 0; i < LAT_READS; i++) {
         double t0 = tt_host_now();
 
         tt_host_wr32(&lib, w, i);
         t[i] = tt_host_now() - t0;
     }
-    metric("bar0_wr32_latency", median(t, LAT_READS) * 1e9, "ns");
+    metric("bar0_wr32_latency", tt_host_median(t, LAT_READS) * 1e9, "ns");
 }
 
 /* W1 on tiles [0, @n): wall time from the release to the last done flag */

@@ -340,6 +340,19 @@ double tt_host_now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+double tt_host_median(double *v, int n)
+{
+    qsort(v, n, sizeof(v[0]), cmp_double);
+    return v[n / 2];
+}
+
 bool tt_ok(bool cond, const char *fmt, ...)
 {
     va_list ap;

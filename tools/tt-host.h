@@ -164,6 +164,9 @@ void *tt_host_xcalloc(const char *prog, size_t n);
 /* CLOCK_MONOTONIC in seconds */
 double tt_host_now(void);
 
+/* The median of @v[0..@n) (sorts @v in place) */
+double tt_host_median(double *v, int n);
+
 /*
  * TAP: one "ok N - ..." or "not ok N - ..." line per check (returns
  * @cond), skipped checks, "# ..." diagnostics, and the plan "1..N"

@@ -1124,13 +1124,6 @@ static double bench_once(Lib *l, const Opts *o, int n, Run *r, double *busy)
     return left ? -1 : t0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 /* Tile 0 against tt-ref, the others against tile 0 */
 static bool bench_verify(Lib *l, const Case *c, int n, const Run *r,
                          const uint16_t *a, const uint16_t *b)
@@ -1174,7 +1167,7 @@ static void bench_case(Lib *l, const Opts *o, const Case *base)
     Case c = *base;
     Run r = { 0 };
     uint16_t *a, *b;
-    double t[64], busy[64], flops;
+    double t[64], busy[64], flops, run, cpu;
     int n = o->tiles, reps = o->repeat;
     char name[80];
 
@@ -1214,18 +1207,16 @@ static void bench_case(Lib *l, const Opts *o, const Case *base)
     if (!bench_verify(l, &c, n, &r, a, b)) {
         goto out;
     }
-    qsort(t, reps, sizeof(t[0]), cmp_double);
-    qsort(busy, reps, sizeof(busy[0]), cmp_double);
+    run = tt_host_median(t, reps);
+    cpu = tt_host_median(busy, reps);
     flops = case_flops(&c) * n;
     snprintf(name, sizeof(name), "%s/%dt", c.name, n);
-    printf("%s.run %.6g s\n", name, t[reps / 2]);
+    printf("%s.run %.6g s\n", name, run);
     printf("%s.tiles %.6g tile/s\n", name,
-           (double)c.mt * c.nt * (c.op == TTK_OP_MATMUL ? c.kt : 1) * n /
-           t[reps / 2]);
-    printf("%s.gflops %.6g GFLOP/s\n", name, flops / t[reps / 2] / 1e9);
-    if (busy[reps / 2] > 0) {
-        printf("%s.gflops-core %.6g GFLOP/s\n", name,
-               flops / busy[reps / 2] / 1e9);
+           (double)c.mt * c.nt * (c.op == TTK_OP_MATMUL ? c.kt : 1) * n / run);
+    printf("%s.gflops %.6g GFLOP/s\n", name, flops / run / 1e9);
+    if (cpu > 0) {
+        printf("%s.gflops-core %.6g GFLOP/s\n", name, flops / cpu / 1e9);
     }
 out:
     free(r.out);

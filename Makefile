@@ -21,7 +21,8 @@
 #                   FUZZ_SEED (default: a seed of its own per run)
 #   make sanitize   the qtests, firmware tests and fuzz regressions on an
 #                   ASan + UBSan qemu-system-riscv32 (same build/fuzz)
-#   make check-full make check, make sanitize and a short make fuzz
+#   make check-full make check, the Tensix stress test at 1000 runs (100
+#                   on 140 tiles), make sanitize and a short make fuzz
 
 BUILD ?= build
 -include $(BUILD)/config.mk
@@ -117,6 +118,7 @@ sanitize: deps sanitize-build firmware
 	@tests/fuzz/run-sanitize.sh $(BUILD) $(FUZZ_BUILD)
 
 check-full: check
+	@TT_STRESS_RUNS="1000 100" tests/run-tests.sh $(BUILD) tensix-stress
 	@$(MAKE) sanitize
 	@$(MAKE) fuzz
 

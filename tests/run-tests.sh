@@ -196,6 +196,18 @@ tensix_kernels() {
 }
 suite host tensix-kernels tensix_kernels
 
+# The Src data-valid hand-off under pressure: the kernels with their MOPs
+# pushed word by word, 500 runs each on one tile and 20 on 140 tiles
+# (TT_STRESS_RUNS; make check-full runs 1000 and 100): no run may hang or
+# differ from the first
+tensix_stress() {
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 1200 \
+        bash "$src/tests/tensix/stress-test.sh" "$B" "$B/libttsim/libttsim.so" \
+        > "$log/tensix-stress.log" 2>&1
+    count "$log/tensix-stress.log" tensix-stress $?
+}
+suite host tensix-stress tensix_stress
+
 # make demo's program at small sizes: GDDR -> NCRISC -> unpack/MVMUL/pack
 # -> BRISC -> GDDR on 4 and on all 140 tiles, checked against tt-ref and
 # FP64; a damaged result and bad input must fail (with TTSIM_LIB also

@@ -87,6 +87,7 @@ typedef struct Opts {
     int repeat;
     int dims[3];            /* mt, kt, nt; 0: the case's own */
     unsigned poll_us;
+    int stress;             /* --stress: runs per case, 0: off */
 } Opts;
 
 /* How operands are drawn */
@@ -109,6 +110,7 @@ enum {
     CASE_ROUNDTRIP = 2, /* pack to Bfp8_b, then unpack that again */
     CASE_SFPU = 4,      /* vector unit: run with --sfpu */
     CASE_MACRO = 8,     /* an SFPLOADMACRO form: run with --sfpu-macro */
+    CASE_WORDS = 16,    /* MOPs pushed word by word (TTKParams.push_words) */
 };
 
 typedef struct Case {
@@ -252,6 +254,22 @@ static const Case cases[] = {
       2, 1, 2, 2, DATA_SPECIAL, 0, 0,
       "Float32 out from FP32 Dst (ELWADD, special values)" },
 
+    /*
+     * The Src data-valid hand-off with the instructions arriving one store
+     * at a time: SrcA by UNPACR, SrcB zeroed and handed over by UNPACR_NOP,
+     * released together by the math thread's SETRWC (--stress runs them
+     * many times)
+     */
+    { "datacopy-words-dst16", DC, 0, 0, 0, BF16, BF16, BF16, 1, 1, 4, 4,
+      DATA_NORMAL, CASE_WORDS, 0,
+      "datacopy, every MOP pushed word by word, 16-bit Dst" },
+    { "transpose-words-dst16", TR, 0, 0, 0, BF16, BF16, BF16, 1, 1, 4, 4,
+      DATA_NORMAL, CASE_WORDS, 0,
+      "transpose + datacopy, MOPs pushed word by word, 16-bit Dst" },
+    { "add-words-dst32", EW, TTK_ELW_ADD, 1, 0, BF16, BF16, BF16, 1, 1, 4, 4,
+      DATA_NORMAL, CASE_WORDS, 0,
+      "ELWADD, MOPs pushed word by word, FP32 Dst" },
+
     /* vector unit: tt-llk's eltwise unary SFPU kernels after datacopy */
     SFPU("exp-dst16", TTK_SFPU_EXP, 0, BF16, 2, DATA_RANGE, -8, 8, 0, 0,
          "exp, approximate (Schraudolph), x in [-8, 8], 16-bit Dst"),
@@ -259,6 +277,9 @@ static const Case cases[] = {
          "exp, approximate, FP32 Dst, packed to BF16"),
     SFPU("exp-dst32-fp32out", TTK_SFPU_EXP, 1, FP32, 1, DATA_RANGE, -8, 8,
          0, 0, "exp, approximate, FP32 Dst, Float32 out"),
+    SFPU("exp-words-dst16", TTK_SFPU_EXP, 0, BF16, 4, DATA_RANGE, -8, 8, 0,
+         CASE_WORDS, "exp after datacopy, MOPs pushed word by word, 16-bit "
+         "Dst"),
     SFPU("exp-perturbed", TTK_SFPU_EXP, 1, BF16, 1, DATA_RANGE, -8, 8, 0,
          CASE_NEGATIVE, "exp, every output 8 BF16 units up: must fail",
          .perturb = 8),
@@ -732,6 +753,7 @@ static void fill_params(const Case *c, TTKParams *p, int fmt_in)
     p->nt = c->nt;
     p->block = c->block;
     p->sfpu_arg = c->arg;
+    p->push_words = !!(c->flags & CASE_WORDS);
 }
 
 /* The reference for @c on BF16 operands @a, @b (with @pp's formats) */
@@ -1224,6 +1246,78 @@ out:
     free(b);
 }
 
+/*
+ * --stress: @o->stress runs of @base on --tiles tiles at once.  The first
+ * run is checked against tt-ref; every later run must finish and give
+ * every tile the bytes of the first (the operands never change), so a
+ * lost hand-off shows as a timeout and a race as a difference.
+ */
+static void stress_case(Lib *l, const Opts *o, const Case *base)
+{
+    Case c = *base;
+    Run r = { 0 };
+    uint16_t *a, *b;
+    uint8_t *first, *other;
+    int n = o->tiles, runs = 0, differ = 0, first_differ = -1;
+    double busy, t, tmax = 0, total = 0;
+
+    if (c.ttsim_aborts && l->ttsim) {
+        tt_skip(c.ttsim_aborts, "stress %s on %s", c.name, l->h.path);
+        return;
+    }
+    case_operands(&c, o, &r, &a, &b);
+    r.p.magic = TTK_MAGIC;
+    r.p.addr_a = TTK_DATA_ADDR;
+    r.p.addr_b = r.p.addr_a + ((r.a_bytes + 0xfff) & ~0xfffu);
+    r.p.addr_c = r.p.addr_b + ((r.b_bytes + 0xfff) & ~0xfffu);
+    first = xmalloc(r.c_bytes);
+    other = xmalloc(r.c_bytes);
+    bench_map(l, n);
+    bench_reset(l, n, HOLD_ALL);
+    bench_write(l, n, r.p.addr_a, a, r.a_bytes);
+    if (r.b_bytes) {
+        bench_write(l, n, r.p.addr_b, b, r.b_bytes);
+    }
+    for (runs = 0; runs < o->stress; runs++) {
+        /* poison the result so a run that writes nothing shows */
+        memset(other, POISON, r.c_bytes);
+        bench_write(l, n, r.p.addr_c, other, r.c_bytes);
+        t = bench_once(l, o, n, &r, &busy);
+        if (t < 0) {
+            break;
+        }
+        total += t;
+        tmax = fmax(tmax, t);
+        if (runs == 0) {
+            if (!bench_verify(l, &c, n, &r, a, b)) {
+                goto out;
+            }
+            memcpy(first, r.out, r.c_bytes);
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            l->h.mem_rd(tt_host_win(&l->h, WIN_BENCH0 + i, r.p.addr_c),
+                        other, r.c_bytes);
+            if (memcmp(other, first, r.c_bytes)) {
+                differ++;
+                first_differ = first_differ < 0 ? runs : first_differ;
+            }
+        }
+    }
+    tt_ok(runs == o->stress, "%s: %d of %d runs on %d tile(s) finished "
+          "(timeout %.0f s; mean %.3f s, max %.3f s)", c.name, runs,
+          o->stress, n, o->timeout, runs ? total / runs : 0.0, tmax);
+    tt_ok(!differ, "%s: every run gave every tile the first run's result "
+          "(%d tile results differ, first in run %d)", c.name, differ,
+          first_differ);
+out:
+    free(first);
+    free(other);
+    free(r.out);
+    free(a);
+    free(b);
+}
+
 /* --bench: the library started, the image in every tile, one case */
 static int bench(const Opts *o, const uint8_t *fw, size_t fwn)
 {
@@ -1249,7 +1343,15 @@ static int bench(const Opts *o, const uint8_t *fw, size_t fwn)
     if (tt_ok(same, "%zu-byte kernel image in L1 of %d tile(s)", fwn,
               o->tiles)) {
         for (size_t i = 0; i < NCASES; i++) {
-            if (case_selected(o, &cases[i])) {
+            if (!case_selected(o, &cases[i])) {
+                continue;
+            }
+            if (l.wedged) {
+                tt_ok(false, "%s: not run: an earlier run timed out",
+                      cases[i].name);
+            } else if (o->stress) {
+                stress_case(&l, o, &cases[i]);
+            } else {
                 bench_case(&l, o, &cases[i]);
             }
         }
@@ -1273,6 +1375,8 @@ static void usage(int status)
             "[--dims MT,KT,NT]\n"
             "                     [--repeat R] [--poll-us U] [--lib PATH] "
             "[--fw IMAGE]\n"
+            "       tt-kernel-run --stress N --case NAMES [--tiles N] "
+            "[--timeout S] [--lib PATH]\n"
             "  --lib PATH          libttsim.so (default $TT_LIBTTSIM)\n"
             "  --fw IMAGE          tt-kernels.bin (default "
             "tensix-fw/tt-kernels.bin beside the program)\n"
@@ -1291,7 +1395,10 @@ static void usage(int status)
             "  --tiles N           tiles for --bench, 1-140 (1)\n"
             "  --dims MT,KT,NT     tile counts for --bench (the case's)\n"
             "  --repeat R          timed runs per case, median kept (3)\n"
-            "  --poll-us U         sleep between polls (0)\n");
+            "  --poll-us U         sleep between polls (0)\n"
+            "  --stress N          run each case N times on --tiles tiles:\n"
+            "                      the first checked against tt-ref, the\n"
+            "                      others against the first, no timeout\n");
     exit(status);
 }
 
@@ -1315,6 +1422,7 @@ static void parse_args(int argc, char **argv, Opts *o)
         { "dims", required_argument, NULL, 'D' },
         { "repeat", required_argument, NULL, 'r' },
         { "poll-us", required_argument, NULL, 'p' },
+        { "stress", required_argument, NULL, 'R' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -1397,6 +1505,12 @@ static void parse_args(int argc, char **argv, Opts *o)
             if (sscanf(optarg, "%u%c", &o->poll_us, &junk) != 1 ||
                 o->poll_us > 1000000) {
                 die("bad poll interval '%s' (0-1000000 us)", optarg);
+            }
+            break;
+        case 'R':
+            if (sscanf(optarg, "%d%c", &o->stress, &junk) != 1 ||
+                o->stress < 1) {
+                die("bad stress run count '%s'", optarg);
             }
             break;
         case 'h':
@@ -1510,7 +1624,7 @@ int main(int argc, char **argv)
         o.fw = default_fw(argv[0]);
     }
     fw = load_fw(o.fw, &fwn);
-    if (o.bench) {
+    if (o.bench || o.stress) {
         int status = bench(&o, fw, fwn);
 
         free(fw);

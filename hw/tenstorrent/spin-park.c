@@ -143,7 +143,16 @@ static void tt_spin_try_park(TTSpinCore *c, CPURISCVState *env,
 static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
 {
     TTSpinCore *c = env->tt_spin_opaque;
+    TTSpinTile *s = c->tile;
 
+    if (unlikely(qatomic_read(&s->quiesce_roles) & BIT(c->role))) {
+        qatomic_and(&s->quiesce_roles, ~BIT(c->role));
+        s->quiesce(s->quiesce_opaque, c->role);
+    }
+    if (!s->park) {
+        env->tt_spin_count = TT_SPIN_PERIOD_MAX;
+        return;
+    }
     if (env_cpu(env)->halted) {
         /* halted at the end of this block (a stalled push): leave it be */
         env->tt_spin_count = TT_SPIN_PERIOD;
@@ -162,6 +171,24 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
         tt_spin_try_park(c, env, pc);
     } else if (++c->matches >= TT_SPIN_MATCHES) {
         tt_spin_arm(c);
+    }
+}
+
+void tt_spin_set_quiesce(TTSpinTile *s, void (*fn)(void *opaque, int role),
+                         void *opaque)
+{
+    s->quiesce = fn;
+    s->quiesce_opaque = opaque;
+}
+
+void tt_spin_quiesce_watch(TTSpinTile *s, int role)
+{
+    if (!s || !s->quiesce) {
+        return;
+    }
+    qatomic_or(&s->quiesce_roles, BIT(role));
+    if (current_cpu == s->cpu[role]) {
+        cpu_env(current_cpu)->tt_spin_count = TT_SPIN_QUIESCE;
     }
 }
 
@@ -266,9 +293,11 @@ void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, MemoryRegion *ram,
         s->core[r].role = r;
         s->core[r].period = TT_SPIN_PERIOD;
         env->tt_spin_opaque = &s->core[r];
-        env->tt_spin_hook = enable ? tt_spin_hook : NULL;
-        env->tt_spin_count = TT_SPIN_PERIOD;
+        /* without parking the hook still runs, for tt_spin_quiesce_watch */
+        env->tt_spin_hook = tt_spin_hook;
+        env->tt_spin_count = enable ? TT_SPIN_PERIOD : TT_SPIN_PERIOD_MAX;
     }
+    s->park = enable;
     s->ram = ram;
     qemu_ram_block_set_write_notify(ram->ram_block, tt_spin_ram_written, s);
 }

@@ -211,8 +211,48 @@ extern const MemoryRegionOps tt_tensix_cfg_ops;     /* tensix-config.c */
 void tt_addr_mod(TTTensix *t, int thread, unsigned n, bool fidelity);
 /* tensix-fpu.c: hand Src @which (0 A, 1 B) bank back to the unpackers */
 void tt_fpu_release(TTTensix *t, int thread, unsigned which);
-/* tensix-unpack.c: bank @bank of Src @which now belongs to the FPU */
-void tt_unpack_flip(TTTensix *t, unsigned which, unsigned fmt);
+/*
+ * tensix-unpack.c: @thread hands the unpackers' bank of Src @which to the
+ * FPU, with its format
+ */
+void tt_unpack_flip(TTTensix *t, int thread, unsigned which, unsigned fmt);
+
+/*
+ * tensix-frontend.c: Src hand-overs in flight (TTTensix.flips).
+ * tt_src_defer(): @thread hands bank @bank of Src @which (0 A, 1 B) over
+ * once its pushing core has moved on: true if it is now in flight, false
+ * if it must happen at once.  tt_src_publish(): every hand-over in flight
+ * reaches the matrix unit; false if there was none.
+ * tt_src_publish_through(): those up to the one of @which/@bank, if it is
+ * in flight.
+ */
+bool tt_src_defer(TTTensix *t, int thread, unsigned which, unsigned bank);
+bool tt_src_publish(TTTensix *t);
+void tt_src_publish_through(TTTensix *t, unsigned which, unsigned bank);
+
+static inline bool tt_src_in_flight(const TTTensix *t, unsigned which,
+                                    unsigned bank)
+{
+    for (unsigned i = 0; i < t->nflips; i++) {
+        if (t->flips[i] == (which << 1 | bank)) {
+            return true;
+        }
+    }
+    return false;
+}
+/* The spin-park "quiesce" callback: core @role has moved on */
+void tt_tensix_quiesce(void *opaque, int role);
+
+/*
+ * Bank @bank of Src @which belongs to the matrix unit, as the unpackers
+ * see it: handed over, maybe still in flight
+ */
+static inline bool tt_src_handed(const TTTensix *t, unsigned which,
+                                 unsigned bank)
+{
+    return (t->src[which].valid & BIT(bank)) ||
+           tt_src_in_flight(t, which, bank);
+}
 
 /*
  * tensix-sfpu.c: tables built once (class init), power-on state, and

@@ -107,6 +107,8 @@ void tt_fpu_release(TTTensix *t, int thread, unsigned which)
     bool keep = which ? TT_THCFG(tc, CLR_DVALID_SrcB_Disable)
                       : TT_THCFG(tc, CLR_DVALID_SrcA_Disable);
 
+    /* a bank still in flight to the matrix unit arrives first */
+    tt_src_publish_through(t, which, s->matrix_bank);
     if (!keep) {
         s->valid &= ~BIT(s->matrix_bank);
     }
@@ -1129,12 +1131,15 @@ bool tensix_cleardvalid(TTTensix *t, int thread, uint32_t w)
             t->src[which].valid = 0;
             t->src[which].unpack_bank = t->src[which].matrix_bank = 0;
         }
+        t->nflips = 0;
+        t->flip_thread = -1;
         return true;
     }
     for (unsigned which = 0; which < 2; which++) {
         TTTensixSrc *s = &t->src[which];
 
         if (mask & BIT(which)) {
+            tt_src_publish_through(t, which, s->matrix_bank);
             s->valid &= ~BIT(s->matrix_bank);
             if (!(tt_cleardvalid_reset(w) & 2)) {   /* KeepReadingSameSrc */
                 s->matrix_bank ^= 1;
@@ -1272,6 +1277,9 @@ bool tensix_incrwc(TTTensix *t, int thread, uint32_t w)
 void tt_fpu_dump(TTTensix *t, GString *out)
 {
     static const char *const name[2] = { "SrcA", "SrcB" };
+    static const char *const owner[3] = {
+        "unpackers", "matrix unit", "matrix unit (in flight)",
+    };
     unsigned valid = 0;
 
     for (unsigned i = 0; i < TT_DST_ROWS; i++) {
@@ -1283,8 +1291,10 @@ void tt_fpu_dump(TTTensix *t, GString *out)
         g_string_append_printf(out, "  %s: bank 0 %s, bank 1 %s; unpacker "
                                "fills bank %u, matrix unit reads bank %u; "
                                "formats %u/%u\n", name[which],
-                               s->valid & 1 ? "matrix unit" : "unpackers",
-                               s->valid & 2 ? "matrix unit" : "unpackers",
+                               owner[tt_src_in_flight(t, which, 0) ? 2 :
+                                     s->valid & 1],
+                               owner[tt_src_in_flight(t, which, 1) ? 2 :
+                                     s->valid >> 1 & 1],
                                s->unpack_bank, s->matrix_bank,
                                s->format[0], s->format[1]);
     }

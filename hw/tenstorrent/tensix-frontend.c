@@ -336,6 +336,102 @@ static bool tt_pump(TTTensix *t, int thread)
 /* The coprocessor whose threads this host thread is running, if any */
 static __thread TTTensix *tt_running;
 
+/* Nothing of the thread waits in the FIFO or the MOP expander */
+static bool tt_expander_idle(TTTensixThread *th)
+{
+    return !th->fifo_count && !th->mop.active;
+}
+
+/* ------------------------------------------- Src hand-overs in flight -- */
+
+/*
+ * On hardware an UNPACR or UNPACR_NOP hands its Src bank to the matrix
+ * unit only when it completes, many cycles after its push, and by then
+ * the words its core pushed next are queued behind it.  Software relies
+ * on that: tt-llk's _llk_unpack_A_ hands over a zeroed SrcB bank (an
+ * UNPACR_NOP) with every face of SrcA, and the math thread releases both
+ * banks together (SETRWC clear_ab_vld) once SrcA has arrived; were the
+ * release to come between the two hand-overs, SrcB's banks would be out
+ * of step for good and the threads would deadlock.  The model executes an
+ * instruction as soon as it reaches the gate, so the core may not have
+ * pushed the next word yet.  Hence an unpacker hand-over that leaves its
+ * thread with nothing queued, while the pushing core runs, stays in
+ * flight (TTTensix.flips) until the core has moved on: until the thread
+ * stalls, the core accesses the coprocessor other than by pushing (TTSync,
+ * semaphores, PC buffers), halts, parks, or runs TT_SPIN_QUIESCE loop
+ * iterations without pushing (spin-park.c).  The matrix unit releasing a
+ * bank in flight takes the hand-overs up to that one first, in order.  The
+ * unpackers see a bank in flight as handed over.
+ */
+bool tt_src_defer(TTTensix *t, int thread, unsigned which, unsigned bank)
+{
+    TTTensixThread *th = &t->th[thread];
+
+    /* @thread's current instruction is th->queue[th->head] */
+    if (th->pusher < 0 || th->count > 1 || !tt_expander_idle(th) ||
+        qatomic_read(&t->cpu[th->pusher]->halted) ||
+        t->nflips == TT_TENSIX_FLIPS || tt_src_in_flight(t, which, bank)) {
+        tt_src_publish(t);      /* the earlier ones arrive first */
+        return false;
+    }
+    if (t->flip_thread != thread) {
+        tt_src_publish(t);
+        t->flip_thread = thread;
+    }
+    t->flips[t->nflips++] = which << 1 | bank;
+    tt_spin_quiesce_watch(t->spin, th->pusher);
+    return true;
+}
+
+/* The first @n hand-overs in flight reach the matrix unit */
+static void tt_src_publish_n(TTTensix *t, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        t->src[t->flips[i] >> 1].valid |= BIT(t->flips[i] & 1);
+    }
+    trace_tt_tensix_src_publish(t->tile_x, t->tile_y, t->flip_thread, n,
+                                t->nflips);
+    t->nflips -= n;
+    memmove(t->flips, t->flips + n, t->nflips);
+    if (!t->nflips) {
+        t->flip_thread = -1;
+    }
+}
+
+bool tt_src_publish(TTTensix *t)
+{
+    if (!t->nflips) {
+        return false;
+    }
+    tt_src_publish_n(t, t->nflips);
+    return true;
+}
+
+void tt_src_publish_through(TTTensix *t, unsigned which, unsigned bank)
+{
+    for (unsigned i = 0; i < t->nflips; i++) {
+        if (t->flips[i] == (which << 1 | bank)) {
+            tt_src_publish_n(t, i + 1);
+            return;
+        }
+    }
+}
+
+/* Publish the hand-overs pushed by core @role, if any are pending */
+static bool tt_src_publish_by(TTTensix *t, int role)
+{
+    return t->nflips && t->th[t->flip_thread].pusher == role &&
+           tt_src_publish(t);
+}
+
+/* The pending hand-overs' core no longer runs (halted, parked, in reset) */
+static bool tt_src_pusher_stopped(TTTensix *t)
+{
+    int role = t->nflips ? t->th[t->flip_thread].pusher : -1;
+
+    return role >= 0 && qatomic_read(&t->cpu[role]->halted);
+}
+
 /*
  * Run every thread as far as its gate and units allow; true if anything
  * ran.  The threads take turns, one instruction each, as the hardware
@@ -362,22 +458,25 @@ bool tt_tensix_run(TTTensix *t)
                 th->count--;
                 th->dequeued++;
                 progress = any = true;
-            } else if (unlikely(tt_sfpu_busy(t))) {
-                tt_sfpu_idle(t, i);     /* cycles pass with nothing issued */
+            } else {
+                /* a held thread's hand-overs complete meanwhile */
+                if (th->count && i == t->flip_thread && tt_src_publish(t)) {
+                    progress = any = true;
+                }
+                if (unlikely(tt_sfpu_busy(t))) {
+                    tt_sfpu_idle(t, i); /* cycles pass with nothing issued */
+                }
             }
             if (th->count < 2 * TT_TENSIX_REPLAY && tt_pump(t, i)) {
                 progress = any = true;
             }
         }
+        if (!progress && tt_src_pusher_stopped(t)) {
+            progress = any = tt_src_publish(t);
+        }
     }
     tt_running = NULL;
     return any;
-}
-
-/* Nothing of the thread waits in the FIFO or the MOP expander */
-static bool tt_expander_idle(TTTensixThread *th)
-{
-    return !th->fifo_count && !th->mop.active;
 }
 
 /* ------------------------------------------------------------- pushes -- */
@@ -474,6 +573,13 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
         return;
     }
     th->pushes++;
+    if (th->pusher != (current_cpu == t->cpu[role] ? role : -1)) {
+        /* hand-overs wait for the core that pushed them, not another */
+        if (t->flip_thread == thread) {
+            tt_src_publish(t);
+        }
+        th->pusher = current_cpu == t->cpu[role] ? role : -1;
+    }
     if (before_mop) {
         th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] = w;
     } else {                /* BRISC: after the MOP expander */
@@ -482,10 +588,35 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
         tt_word_done(th, enq0);
     }
     ran = tt_tensix_run(t);
+    if (t->flip_thread >= 0 && t->th[t->flip_thread].pusher == role) {
+        /* count the core's loop iterations from this push on */
+        tt_spin_quiesce_watch(t->spin, role);
+    }
     tt_tensix_release_waiters(t);
     qemu_mutex_unlock(&t->lock);
     if (ran) {
         tt_spin_wake(t->spin);      /* semaphores, config, GPRs changed */
+    }
+}
+
+/*
+ * Core @role ran TT_SPIN_QUIESCE loop iterations since its last push, or
+ * parks (spin-park.c): its pending hand-overs complete
+ */
+void tt_tensix_quiesce(void *opaque, int role)
+{
+    TTTensix *t = opaque;
+    bool ran = false;
+
+    qemu_mutex_lock(&t->lock);
+    if (tt_src_publish_by(t, role)) {
+        tt_tensix_run(t);
+        tt_tensix_release_waiters(t);
+        ran = true;
+    }
+    qemu_mutex_unlock(&t->lock);
+    if (ran) {
+        tt_spin_wake(t->spin);
     }
 }
 
@@ -629,6 +760,12 @@ static uint32_t tt_pcbuf_access(TTTensixPort *p, hwaddr addr, uint32_t val,
         return 0;
     }
     qemu_mutex_lock(&t->lock);      /* a blocking access unlocks and leaves */
+    /* the core has moved on: what it handed over arrives (and may run) */
+    if (current_cpu == t->cpu[p->role] && tt_src_publish_by(t, p->role)) {
+        tt_tensix_run(t);
+        tt_tensix_release_waiters(t);
+        tt_spin_wake(t->spin);
+    }
     if (p->role == TT_BRISC) {
         r = tt_pcbuf_brisc(t, win, val, write);
     } else {

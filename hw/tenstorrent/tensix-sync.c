@@ -57,8 +57,8 @@ static bool tt_stallwait_holds(TTTensix *t, uint32_t cond)
 {
     TTTensixSrc *a = &t->src[0], *b = &t->src[1];
 
-    return ((cond & BIT(5)) && (a->valid & BIT(a->unpack_bank))) ||
-           ((cond & BIT(6)) && (b->valid & BIT(b->unpack_bank))) ||
+    return ((cond & BIT(5)) && tt_src_handed(t, 0, a->unpack_bank)) ||
+           ((cond & BIT(6)) && tt_src_handed(t, 1, b->unpack_bank)) ||
            ((cond & BIT(7)) && !(a->valid & BIT(a->matrix_bank))) ||
            ((cond & BIT(8)) && !(b->valid & BIT(b->matrix_bank)));
 }

@@ -461,27 +461,33 @@ static void tt_unpack_finish(TTUnpack *p, const uint32_t *c)
         a->val[1][2] = (a->val[1][2] + extract32(am, 4, 2)) & tt_adc_mask[2];
     }
     if (tt_unpacr_set_dat_valid(p->w)) {
-        tt_unpack_flip(t, p->u, p->out);
+        tt_unpack_flip(t, p->thread, p->u, p->out);
         s->row[p->thread] = base;
     } else if (TT_CFG_AT(c, THCON_SEC0_REG2_Unpack_Src_Reg_Set_Upd, sec)) {
         s->row[p->thread] = (s->row[p->thread] + 16 + base) & 0x3f;
     }
 }
 
-/* The unpacker's bank becomes the matrix unit's, with its format */
-void tt_unpack_flip(TTTensix *t, unsigned which, unsigned fmt)
+/*
+ * The unpacker's bank becomes the matrix unit's, with its format: at once,
+ * or once @thread's pushing core has moved on (tt_src_defer())
+ */
+void tt_unpack_flip(TTTensix *t, int thread, unsigned which, unsigned fmt)
 {
     TTTensixSrc *s = &t->src[which];
 
-    s->valid |= BIT(s->unpack_bank);
+    if (!tt_src_defer(t, thread, which, s->unpack_bank)) {
+        s->valid |= BIT(s->unpack_bank);
+    }
     s->format[s->unpack_bank] = fmt;
     s->unpack_bank ^= 1;
 }
 
+/* A pending hand-over counts: the unpackers gave that bank away */
 static bool tt_unpack_bank_free(TTTensix *t, int thread, unsigned which,
                                 unsigned bank)
 {
-    if (!(t->src[which].valid & BIT(bank))) {
+    if (!tt_src_handed(t, which, bank)) {
         return true;
     }
     trace_tt_tensix_stall(t->tile_x, t->tile_y, thread,
@@ -563,8 +569,9 @@ bool tensix_unpacr_nop(TTTensix *t, int thread, uint32_t w)
         }
     }
     if (tt_unpacr_nop_set_dvalid(w)) {
-        tt_unpack_flip(t, u, TT_CFG_AT(tt_cfgw(t, thread),
-                                       THCON_SEC0_REG2_Out_data_format, unit));
+        tt_unpack_flip(t, thread, u,
+                       TT_CFG_AT(tt_cfgw(t, thread),
+                                 THCON_SEC0_REG2_Out_data_format, unit));
     }
     return true;
 }
@@ -582,8 +589,9 @@ bool tensix_setdvalid(TTTensix *t, int thread, uint32_t w)
                     "over with REG2_Out_data_format");
     for (unsigned u = 0; u < 2; u++) {
         if (tt_setdvalid_setvalid(w) & BIT(u)) {
-            tt_unpack_flip(t, u, TT_CFG_AT(c, THCON_SEC0_REG2_Out_data_format,
-                                           u * TT_UNP_SEC_WORDS));
+            tt_unpack_flip(t, thread, u,
+                           TT_CFG_AT(c, THCON_SEC0_REG2_Out_data_format,
+                                     u * TT_UNP_SEC_WORDS));
         }
     }
     return true;

@@ -88,6 +88,9 @@ static void tt_tensix_realize(DeviceState *dev, Error **errp)
     qdev_init_gpio_in_named(dev, tt_tensix_stream_changed, "stream-changed",
                             1);
     t->l1 = memory_region_get_ram_ptr(t->l1_mr);
+    if (t->spin) {
+        tt_spin_set_quiesce(t->spin, tt_tensix_quiesce, t);
+    }
     t->l1_size = memory_region_size(t->l1_mr);
     qemu_mutex_init(&t->lock);
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
@@ -120,6 +123,11 @@ static void tt_tensix_reset_hold(Object *obj, ResetType type)
     TTTensix *t = TT_TENSIX(obj);
 
     memset(t->th, 0, sizeof(t->th));
+    for (int i = 0; i < TT_TENSIX_THREADS; i++) {
+        t->th[i].pusher = -1;
+    }
+    t->nflips = 0;
+    t->flip_thread = -1;
     memset(t->sem_val, 0, sizeof(t->sem_val));
     memset(t->sem_max, 0, sizeof(t->sem_max));
     memset(t->mutex_owner, 0, sizeof(t->mutex_owner));
@@ -255,6 +263,7 @@ static const VMStateDescription vmstate_tt_tensix_thread = {
         VMSTATE_STRUCT(rwc, TTTensixThread, 1, vmstate_tt_tensix_rwc,
                        TTTensixRwc),
         VMSTATE_UINT64(executed, TTTensixThread),
+        VMSTATE_INT8(pusher, TTTensixThread),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -444,6 +453,20 @@ static int tt_tensix_post_load(void *opaque, int version_id)
         ok &= tt_tensix_check(t, "mutex owner", i, t->mutex_owner[i],
                               TT_TENSIX_THREADS);
     }
+    for (int i = 0; i < TT_TENSIX_THREADS; i++) {
+        ok &= tt_tensix_check(t, "pushing core", i, t->th[i].pusher + 1,
+                              TT_CORES_PER_TILE);
+    }
+    ok &= tt_tensix_check(t, "hand-overs in flight", 0, t->nflips,
+                          TT_TENSIX_FLIPS);
+    /* a thread while hand-overs are in flight, else -1 */
+    ok &= tt_tensix_check(t, "hand-over thread", 0,
+                          t->nflips ? (uint8_t)t->flip_thread
+                                    : (uint8_t)(t->flip_thread + 1),
+                          t->nflips ? TT_TENSIX_THREADS - 1 : 0);
+    for (int i = 0; ok && i < t->nflips; i++) {
+        ok &= tt_tensix_check(t, "hand-over", i, t->flips[i], 3);
+    }
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         ok &= tt_tensix_check(t, "core wait kind", r, t->wait_kind[r] + 1,
                               TT_WAIT_KINDS);
@@ -493,8 +516,8 @@ static int tt_tensix_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_tt_tensix = {
     .name = TYPE_TT_TENSIX,
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .post_load = tt_tensix_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_STRUCT_ARRAY(th, TTTensix, TT_TENSIX_THREADS, 1,
@@ -509,6 +532,9 @@ static const VMStateDescription vmstate_tt_tensix = {
         VMSTATE_UINT64_ARRAY(unimp, TTTensix, 256),
         VMSTATE_STRUCT_ARRAY(src, TTTensix, 2, 1, vmstate_tt_tensix_src,
                              TTTensixSrc),
+        VMSTATE_UINT8_ARRAY(flips, TTTensix, TT_TENSIX_FLIPS),
+        VMSTATE_UINT8(nflips, TTTensix),
+        VMSTATE_INT8(flip_thread, TTTensix),
         VMSTATE_UINT16_2DARRAY(dst, TTTensix, TT_DST_ROWS, TT_ROW_DATUMS),
         VMSTATE_BOOL_ARRAY(dst_valid, TTTensix, TT_DST_ROWS),
         VMSTATE_STRUCT(packer, TTTensix, 1, vmstate_tt_tensix_packer,

@@ -51,8 +51,23 @@ typedef struct TTSpinCore {
     uint64_t parks;
 } TTSpinCore;
 
+/*
+ * Loop iterations (backward jumps) after a core's last Tensix push at which
+ * it counts as having moved on, for the "quiesce" callback
+ */
+#define TT_SPIN_QUIESCE 16
+
 struct TTSpinTile {
     Object parent_obj;
+
+    bool park;                  /* park polling cores (-M ...,spin-park) */
+    /*
+     * Roles whose sampler calls quiesce(quiesce_opaque, role) at its next
+     * sample (tt_spin_quiesce_watch), before it decides about parking
+     */
+    uint32_t quiesce_roles;
+    void (*quiesce)(void *opaque, int role);
+    void *quiesce_opaque;
 
     uint32_t wake_gen;          /* bumped by every possible change */
     uint32_t rekick;            /* roles to kick again under the BQL */
@@ -69,6 +84,17 @@ extern const VMStateDescription vmstate_tt_spin_tile;
 /* Set up parking for one tile whose cores' RAM is all in @ram. */
 void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, MemoryRegion *ram,
                        bool enable);
+
+/* The callback tt_spin_quiesce_watch() arms (the tile's Tensix) */
+void tt_spin_set_quiesce(TTSpinTile *s, void (*fn)(void *opaque, int role),
+                         void *opaque);
+
+/*
+ * Call the quiesce callback for core @role from its next sample: within
+ * TT_SPIN_QUIESCE backward jumps if @role is the current CPU, else within
+ * the sampling period.  Called with any lock held; @s may be NULL.
+ */
+void tt_spin_quiesce_watch(TTSpinTile *s, int role);
 
 /*
  * Something the tile's cores can read may have changed: wake its parked

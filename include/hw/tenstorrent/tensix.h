@@ -46,6 +46,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(TTTensix, TT_TENSIX)
 #define TT_TENSIX_MOP_CFG       9
 #define TT_TENSIX_REPLAY        32
 #define TT_TENSIX_PCBUF_DEPTH   16      /* PCBufs.md: 16 words per buffer */
+#define TT_TENSIX_FLIPS         4       /* hand-overs in flight: 2 per Src */
 #define TT_SRC_ROWS             64      /* SrcASrcB.md: 2 banks of 64 x 16 */
 #define TT_DST_ROWS             1024    /* Dst.md: 1024 x 16 16-bit cells */
 #define TT_ROW_DATUMS           16
@@ -215,6 +216,7 @@ typedef struct TTTensixThread {
     TTTensixRwc rwc;
 
     uint64_t executed;
+    int8_t pusher;              /* core that pushed the latest word, or -1 */
 } TTTensixThread;
 
 struct TTTensix {
@@ -232,6 +234,16 @@ struct TTTensix {
 
     /* the datapath's register files (MatrixUnit.md) */
     TTTensixSrc src[2];         /* SrcA, SrcB */
+    /*
+     * Src hand-overs in flight (tensix-frontend.c, tt_src_defer()): an
+     * unpacker instruction that finishes while its thread holds nothing
+     * behind it hands its bank to the matrix unit only once the pushing
+     * core has moved on.  flips[] holds them in order (SrcB << 1 | bank),
+     * all from thread flip_thread (-1: none).
+     */
+    uint8_t flips[TT_TENSIX_FLIPS];
+    uint8_t nflips;
+    int8_t flip_thread;
     uint16_t dst[TT_DST_ROWS][TT_ROW_DATUMS];   /* DstBits (Dst.md) */
     bool dst_valid[TT_DST_ROWS];                /* DstRowValid */
     TTTensixPacker packer;

@@ -140,6 +140,14 @@ typedef struct TTKParams {
     uint32_t dm_stage[2];
 
     uint32_t sfpu_arg;      /* TTK_OP_SFPU: the operation's parameter */
+
+    /*
+     * 1: the template 1 MOPs are pushed as the words they expand to, one
+     * store each (ttk.h mop_run()), so a thread's instructions reach the
+     * coprocessor spread over time, as those of kernels that compute
+     * their instructions do
+     */
+    uint32_t push_words;
 } TTKParams;
 
 /* What TTK_MM_DRAM derives from the block, the same on every core */

@@ -9,6 +9,8 @@
  */
 #include "ttk.h"
 
+uint32_t ttk_mop_shadow[9];
+
 /*
  * What tt-metal's BRISC (and tt-llk's TRISC-boot tests) do before any
  * kernel runs (tt-metal tt_metal/hw/firmware/src/tt-1xx/brisc.cc

@@ -99,7 +99,7 @@ static void datacopy_init(uint32_t fp32, uint32_t tilize)
 static void datacopy_tile(uint32_t t)
 {
     math_set_dst(t);
-    tt_push(TT_MOP(1, 0, 0));
+    mop_run();
     tt_push(TT_SETRWC(CLR_NONE, 0, 0, 0, 0, SET_D));
 }
 
@@ -168,7 +168,7 @@ static void eltwise_tile(uint32_t t, uint32_t hifi)
 {
     math_set_dst(t);
     for (int f = 0; f < (hifi ? 4 : 1); f++) {
-        tt_push(TT_MOP(1, 0, 0));
+        mop_run();
     }
     tt_push(TT_SETRWC(CLR_NONE, 0, 0, 0, 0, SET_D));
 }
@@ -221,7 +221,7 @@ static void matmul_init(uint32_t fidelity)
 static void matmul_tile(uint32_t t)
 {
     math_set_dst(t);
-    tt_push(TT_MOP(1, 0, 0));
+    mop_run();
     tt_push(TT_SETRWC(CLR_B, 0, 0, 0, 0, SET_ABD_F));
 }
 
@@ -255,7 +255,7 @@ static void pool_op(uint32_t max, uint32_t hifi, uint32_t clr)
     if (max) {
         tt_push(TT_GMPOOL(clr, POOL_16X16, 0, 0, 0));
     } else if (hifi) {
-        tt_push(TT_MOP(1, 0, 0));
+        mop_run();
         if (clr) {
             tt_push(TT_CLEARDVALID(clr, 0));
         }

@@ -273,7 +273,7 @@ static void pack_tile(uint32_t t, uint32_t byte)
 {
     tt_push(TT_SETADC(ADC_PAC, 0, ADC_DIM_W, t));
     program_packer_destination(byte);
-    tt_push(TT_MOP(1, 0, 0));
+    mop_run();
     tt_push(TT_SETADCZW(ADC_PAC, 0, 0, 0, 0, 0x5));
 }
 
@@ -289,7 +289,7 @@ static void pack_untilize_block(uint32_t byte)
     tt_push(TT_SETADC(ADC_PAC, 0, ADC_DIM_W, 15));
     tt_push(TT_SETADCXY(ADC_PAC, 0, 0, 0, 0, 0x3));
     for (int face = 0; face < 2; face++) {
-        tt_push(TT_MOP(1, 0, 0));
+        mop_run();
         tt_push(TT_INCADCZW(ADC_PAC, 0, 0, 0, 1));
         tt_push(TT_SETADCXY(ADC_PAC, 0, 0, 0, 0, 0x2));
     }

@@ -111,6 +111,9 @@ static inline void gpr_sync(int n)
     __asm__ volatile("and x0, x0, %0" : : "r"(v) : "memory");
 }
 
+/* What mop_program() wrote to this TRISC's MOP configuration */
+extern uint32_t ttk_mop_shadow[9];
+
 static inline void mop_cfg(int k, uint32_t w)
 {
     REG32(MOP_CFG(k)) = w;
@@ -125,16 +128,53 @@ static inline void mop_program(uint32_t outer, uint32_t inner,
                                uint32_t loop0, uint32_t loop1,
                                uint32_t last_outer, uint32_t last_inner)
 {
+    const uint32_t cfg[9] = {
+        outer, inner, start, end0, end1, loop0, loop1, last_outer,
+        last_inner,
+    };
+
     mop_sync();
-    mop_cfg(0, outer);
-    mop_cfg(1, inner);
-    mop_cfg(2, start);
-    mop_cfg(3, end0);
-    mop_cfg(4, end1);
-    mop_cfg(5, loop0);
-    mop_cfg(6, loop1);
-    mop_cfg(7, last_outer);
-    mop_cfg(8, last_inner);
+    for (int k = 0; k < 9; k++) {
+        mop_cfg(k, cfg[k]);
+        ttk_mop_shadow[k] = cfg[k];
+    }
+}
+
+/*
+ * Run the template 1 program: one MOP push, or (TTKParams.push_words)
+ * the words the MOP expander would emit (MOPExpander.md), each pushed on
+ * its own, as kernels that compute their instructions at run time do.
+ */
+static inline void mop_run(void)
+{
+    const uint32_t *c = ttk_mop_shadow;
+    uint32_t inner = c[1] & 0x7f;
+
+    if (!PARAMS->push_words) {
+        tt_push(TT_MOP(1, 0, 0));
+        return;
+    }
+    if (c[6] != TT_NOP) {
+        inner *= 2;             /* LoopOp and LoopOp1 alternate */
+    }
+    for (uint32_t o = 0; o < (c[0] & 0x7f); o++) {
+        if (c[2] != TT_NOP) {
+            tt_push(c[2]);
+        }
+        for (uint32_t j = 0; j < inner; j++) {
+            uint32_t w = c[6] != TT_NOP && (j & 1) ? c[6] : c[5];
+
+            if (j == inner - 1) {
+                w = o == (c[0] & 0x7f) - 1 ? c[7] : c[8];
+            }
+            tt_push(w);
+        }
+        for (int e = 3; e <= 4; e++) {
+            if (c[e] != TT_NOP) {
+                tt_push(c[e]);
+            }
+        }
+    }
 }
 
 /*

@@ -299,7 +299,7 @@ static void unpack_tile(uint32_t addr0, uint32_t addr1, int use1,
         tt_push(matmul_b);
         tt_push(TT_MOP(0, 0, unp_ctx ? 0xff : 0));
     } else {
-        tt_push(TT_MOP(1, 0, 0));
+        mop_run();
     }
     tt_push(TT_SEMGET(SEM_BIT(SEM_UNPACK_SYNC)));
     unp_ctx ^= 1;

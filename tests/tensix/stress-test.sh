@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The Tensix hand-offs under pressure: the kernels of tests/tensix/fw whose
+# MOPs are pushed word by word (the *-words cases of tt-kernel-run: the
+# unpacker's SrcA and SrcB hand-overs reach the coprocessor one store at
+# a time, as in kernels that compute their instructions) run many times
+# on one tile and on all 140 tiles of a P150.  Every run must finish
+# within the timeout and give every tile the first run's result, itself
+# checked against tools/tt-ref.c.  Prints TAP.
+#
+#   tests/tensix/stress-test.sh [BUILD_DIR [LIB]]
+#
+# TT_STRESS_RUNS="N1 N140" sets the runs on 1 and on 140 tiles (make
+# check: "500 20"; make check-full: "1000 100").
+set -u
+B=$(cd "${1:-build}" 2>/dev/null && pwd) || {
+    echo "1..0 # SKIP no build directory ${1:-build}"
+    exit 0
+}
+lib=${2:-$B/libttsim/libttsim.so}
+run=$B/tt-kernel-run
+cases=datacopy-words-dst16,transpose-words-dst16,add-words-dst32,exp-words-dst16
+read -r n1 n140 <<< "${TT_STRESS_RUNS:-500 20}"
+
+if [ ! -f "$lib" ] || [ ! -x "$run" ]; then
+    echo "1..0 # SKIP $lib or $run not built"
+    exit 0
+fi
+if [ -z "${TT_EMU_QEMU:-}" ] && [ -x "$B/qemu/qemu-system-riscv32" ]; then
+    export TT_EMU_QEMU=$B/qemu/qemu-system-riscv32
+fi
+export TT_EMU_ARGS="-M blackhole,board=p150"
+
+status=0
+for spec in "1 $n1" "140 $n140"; do
+    read -r tiles runs <<< "$spec"
+    echo "# $runs runs of each case on $tiles tile(s)"
+    "$run" --lib "$lib" --sfpu --case "$cases" --stress "$runs" \
+        --tiles "$tiles" --timeout 30 2>&1 | sed -e 's/^1\.\.[0-9]*$//' \
+        -e '/^$/d'
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1
+done
+exit $status

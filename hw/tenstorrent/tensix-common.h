@@ -168,6 +168,8 @@ typedef struct TTPackFormat {
     unsigned in, out;           /* In_data_format (= Dstacc), Out */
     bool dst32;                 /* Read_32b_data */
     bool read_unsigned, round_10b, fp8_e4m3;
+    bool read_raw;              /* Read_int8: INT8 takes the low bits */
+    unsigned int_shift;         /* INT8: ShiftAmount, 0-31 */
     unsigned relu_mode, relu_threshold;
 } TTPackFormat;
 

@@ -325,7 +325,16 @@ tt_pack_early32(const TTPackFormat *f, uint32_t x)
     case TT_FMT_BFP8:               /* E8M6: truncate to BF16, round bit 0 */
         v = ((tt_nan_to_inf32(v) >> 16) + 1) & ~1u;
         return (v & 0x7fff) < 0x80 ? 0 : v;
-    case TT_FMT_INT8:               /* sign-magnitude INT32 clamped */
+    case TT_FMT_INT8:
+        /* sign-magnitude INT32: the low bits, or shift, round, saturate */
+        if (f->read_raw) {
+            return f->read_unsigned ? mag & 0xff
+                                    : (v & 0x80000000) >> 24 | (mag & 0x7f);
+        }
+        if (f->int_shift) {
+            /* to nearest, ties away from zero, on the magnitude */
+            mag = (mag >> f->int_shift) + (mag >> (f->int_shift - 1) & 1);
+        }
         if (f->read_unsigned) {
             return v >> 31 ? 0 : MIN(mag, 255);
         }
@@ -392,6 +401,9 @@ tt_pack_relu(const TTPackFormat *f, uint32_t v)
     } else if (f->in == TT_FMT_FP16 && f->dst32) {
         sign = v >> 18 & 1;         /* 19-bit TF32 */
         t = thr << 3;
+    } else if (f->in == TT_FMT_INT8) {
+        sign = f->read_unsigned ? 0 : v >> 7 & 1;   /* sign-magnitude INT8 */
+        t = thr;
     } else {
         sign = v >> 15 & 1;
         t = thr;

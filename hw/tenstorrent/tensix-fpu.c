@@ -135,6 +135,7 @@ typedef struct TTFpuOp {
     int expadj, zexp;           /* product exponent rebias; zero's exponent */
     uint32_t (*a)[TT_ROW_DATUMS], (*b)[TT_ROW_DATUMS];  /* matrix banks */
     unsigned ra, rb, drow;
+    uint32_t wrap[16][TT_ROW_DATUMS];   /* tt_fpu_srca16(): rows 56-63, 0-7 */
 } TTFpuOp;
 
 /*
@@ -198,6 +199,28 @@ static void tt_fpu_setup(TTTensix *t, int thread, TTFpuOp *op, unsigned dst,
     op->drow = tt_fpu_dst_row(t, thread, dst, align);
 }
 
+/*
+ * MVMUL, DOTPV, GAPOOL and GMPOOL read 16 SrcA rows from the RWC's row
+ * (a multiple of 8); from row 56 they would pass the bank's end, which
+ * MVMUL.md leaves undefined (ttsim requires a multiple of 16).  Those
+ * rows wrap to the bank's start here, with a guest error.
+ */
+static void tt_fpu_srca16(TTTensix *t, int thread, uint32_t w, TTFpuOp *op)
+{
+    if (op->ra + 16 <= TT_SRC_ROWS) {
+        return;
+    }
+    tt_tensix_error(t, thread, w, "SrcA rows %u-%u pass the bank's end: "
+                    "rows 0-%u read instead", op->ra, op->ra + 15,
+                    op->ra + 15 - TT_SRC_ROWS);
+    for (unsigned i = 0; i < 16; i++) {
+        memcpy(op->wrap[i], op->a[(op->ra + i) % TT_SRC_ROWS],
+               sizeof(op->wrap[i]));
+    }
+    op->a = op->wrap;
+    op->ra = 0;
+}
+
 /* -------------------------------------------------- Dst in its styles -- */
 
 /* Integer Dst: sign-magnitude INT32 under the FP32 shuffle */
@@ -224,17 +247,25 @@ static void tt_fpu_rows_valid(TTTensix *t, TTFpuOp *op, unsigned row,
     }
 }
 
-/* "Integer 8" slices per phase (SrcASrcB.md "Fidelity phases (integer)") */
-static int32_t tt_int8_slice(uint32_t cell, bool is_a, unsigned phase)
+/*
+ * ReadSrcInt8 (ELWMUL.md) of the bits of @cell kept by @mask: sign and
+ * 10-bit magnitude; exponent 0 reads as zero
+ */
+static int32_t tt_int8_read(uint32_t cell, uint32_t mask)
 {
-    uint32_t mask = is_a ? (phase & 1 ? 0x8003e000 : 0x801c0000)
-                         : (phase & 2 ? 0x8001e000 : 0x807e0000);
     uint32_t x = cell & mask, m = x >> 13 & 0x3ff;
 
     if (!(cell >> 23 & 0xff)) {
         return 0;               /* exponent 0: zero */
     }
     return x >> 31 ? -(int32_t)m : (int32_t)m;
+}
+
+/* "Integer 8" slices per phase (SrcASrcB.md "Fidelity phases (integer)") */
+static int32_t tt_int8_slice(uint32_t cell, bool is_a, unsigned phase)
+{
+    return tt_int8_read(cell, is_a ? (phase & 1 ? 0x8003e000 : 0x801c0000)
+                                   : (phase & 2 ? 0x8001e000 : 0x807e0000));
 }
 
 /* ----------------------------------------------- matrix multiplication -- */
@@ -445,6 +476,7 @@ bool tensix_mvmul(TTTensix *t, int thread, uint32_t w)
     }
     /* BroadcastSrcBRow: 7 rows, every other one written */
     tt_fpu_setup(t, thread, &op, tt_mvmul_dst(w), 8);
+    tt_fpu_srca16(t, thread, w, &op);
     if (bcast) {
         op.rb = t->th[thread].rwc.srcb & 0x3f;
     }
@@ -463,6 +495,7 @@ bool tensix_dotpv(TTTensix *t, int thread, uint32_t w)
         return false;
     }
     tt_fpu_setup(t, thread, &op, tt_dotpv_dst(w), 8);
+    tt_fpu_srca16(t, thread, w, &op);
     tt_fpu_trace(t, thread, w, &op);
     tt_matmul(t, &op, 8, false);
     return tt_fpu_done(t, thread, tt_dotpv_addr_mode(w),
@@ -482,6 +515,7 @@ bool tensix_gapool(TTTensix *t, int thread, uint32_t w)
                         "ignored");
     }
     tt_fpu_setup(t, thread, &op, tt_gapool_dst(w), 4);
+    tt_fpu_srca16(t, thread, w, &op);
     tt_fpu_trace(t, thread, w, &op);
     tt_matmul(t, &op, 4, false);
     return tt_fpu_done(t, thread, tt_gapool_pool_addr_mode(w),
@@ -497,7 +531,11 @@ static uint32_t tt_elw_b(TTFpuOp *op, unsigned bcast, unsigned r,
     return op->b[op->rb + (bcast & 2 ? 0 : r)][bcast & 1 ? 0 : c];
 }
 
-/* The integer datapath of ELW* (ELWADD.md, ELWMUL.md with INT8) */
+/*
+ * The integer datapath of ELW* (ELWADD.md, ELWMUL.md with INT8): only
+ * ELWMUL slices its operands by fidelity phase; ELWADD/ELWSUB add the
+ * whole 10-bit magnitudes (ReadSrcInt8 without a mask)
+ */
 static void tt_elw_int(TTTensix *t, TTFpuOp *op, TTElwCfg *e)
 {
     for (unsigned r = 0; r < 8; r++) {
@@ -512,7 +550,7 @@ static void tt_elw_int(TTTensix *t, TTFpuOp *op, TTElwCfg *e)
             x = e->kind == TT_ELWMUL
                 ? tt_int8_slice(a, true, op->phase) *
                   tt_int8_slice(b, false, op->phase)
-                : tt_int8_slice(a, true, 0) + tt_int8_slice(b, true, 0);
+                : tt_int8_read(a, 0x807fe000) + tt_int8_read(b, 0x807fe000);
             tt_fpu_dst_int_write(t, row, c, x + (e->add_dst ?
                                  tt_fpu_dst_int(t, row, c) : 0));
         }
@@ -742,6 +780,7 @@ bool tensix_gmpool(TTTensix *t, int thread, uint32_t w)
         return false;
     }
     tt_fpu_setup(t, thread, &op, tt_gmpool_dst(w), 4);
+    tt_fpu_srca16(t, thread, w, &op);
     op.ra = t->th[thread].rwc.srca & 0x30;
     tt_pool_styles(t, thread, &op, argmax, &sa, &sd);
     tt_fpu_trace(t, thread, w, &op);

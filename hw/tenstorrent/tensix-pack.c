@@ -109,6 +109,21 @@ static bool tt_pack_formats(TTPack *p, const uint32_t *c)
     f->out = TT_CFG(c, THCON_SEC0_REG1_Out_data_format);
     f->dst32 = TT_CFG(c, PCK_DEST_RD_CTRL_Read_32b_data);
     f->read_unsigned = TT_CFG(c, PCK_DEST_RD_CTRL_Read_unsigned);
+    f->read_raw = TT_CFG(c, PCK_DEST_RD_CTRL_Read_int8);
+    f->int_shift = 0;
+    if (TT_CFG(c, INT_DESCALE_Enable)) {
+        /*
+         * ShiftAmount: Mode 1 takes a byte of INT_DESCALE_VALUES_SEC
+         * chosen by a value z FormatConversion.md leaves open; byte 0
+         * here, as Mode 0 has it
+         */
+        if (TT_CFG(c, INT_DESCALE_Mode)) {
+            qemu_log_mask(LOG_UNIMP, "x%dy%d tensix T%d: INT_DESCALE_Mode 1 "
+                          "not modelled: SEC0's shift used\n",
+                          p->t->tile_x, p->t->tile_y, p->thread);
+        }
+        f->int_shift = TT_CFG(c, INT_DESCALE_VALUES_SECn_Value) & 31;
+    }
     f->round_10b = TT_CFG(c, PCK_DEST_RD_CTRL_Round_10b_mant);
     f->fp8_e4m3 = TT_CFG(c, THCON_SEC0_REG1_Pac_LF8_4b_exp);
     f->relu_mode = TT_CFG(c, STACC_RELU_ApplyRelu);

@@ -310,6 +310,39 @@ static void test_mvmul_addressing(void)
 }
 
 /*
+ * MVMUL with the SrcA RWC at 56: its 16 rows would pass the bank's end
+ * (undefined in MVMUL.md); they wrap, with a guest error.  SrcA row 0 is
+ * 1.0 (all other rows 0), SrcB column 8 is 2.0: row 56 + 8 wraps to row 0,
+ * so every Dst datum is 2.0 (Dst16 {sign, mantissa, exponent}: 0x0080);
+ * read past the bank, it would be 0.
+ */
+static void test_mvmul_srca_wrap(void)
+{
+    uint16_t a[64 * 16] = { 0 }, b[8 * 16] = { 0 }, exp[16];
+    TTTensixCfg *c = tt_tensix_start();
+
+    for (int col = 0; col < 16; col++) {
+        a[col] = 0x3f80;
+        exp[col] = 0x0080;
+    }
+    for (int r = 0; r < 8; r++) {
+        b[r * 16 + 8] = 0x4000;
+    }
+    load_ab(c, TT_FMT_BF16, a, 64, b, 8);
+    push(c, MATH, ZEROACC_ALL);
+    push(c, MATH, SETRWC_AB(0, 0));
+    for (int i = 0; i < 4; i++) {
+        push(c, MATH, TT_ENC_INCRWC(0, 0, 0, 14));
+    }
+    check_rwc(c, MATH, 56, 0, 0, 0);
+    push(c, MATH, MVMUL(0, 0));
+    for (int r = 0; r < 8; r++) {
+        tt_tensix_check_dst16(c, r, exp, 1);
+    }
+    tt_tensix_end(c);
+}
+
+/*
  * Integer MVMUL (INT8_math_enabled; SrcASrcB.md "Fidelity phases
  * (integer)", MVMUL.md masks): SrcA magnitude bits 7..5 (phase bit 0
  * clear) or 4..0, SrcB bits 9..4 (phase bit 1 clear) or 3..0, each kept
@@ -351,6 +384,58 @@ static void test_mvmul_int8(void)
 
         tt_tensix_check_dst32(c, r, exp);
     }
+    tt_tensix_end(c);
+}
+
+/*
+ * Integer ELWADD/ELWSUB/ELWMUL (INT8_math_enabled, Dst32b INT32): Int8
+ * L1 data is sign-magnitude; ELWADD.md adds whole ReadSrcInt8 values
+ * (no fidelity slicing), ELWMUL.md multiplies the phase slices, so the
+ * product is exact only after phases 0-3.  Pairs (20,-7) (65,51)
+ * (127,-127) (0,-1) (100,100) in columns 0-4 of row 0:
+ *   A+B = 13 116 0 -1 200;  A-B = 27 14 254 1 0;
+ *   A*B phase 0 = 0 3072 -10752 0 9216;  all phases = -140 3315 -16129 0
+ *   10000.  Below 2^16 the Dst32b shuffle leaves the word unchanged.
+ */
+static void test_elw_int8(void)
+{
+    uint8_t a[8 * 16] = { 0x14, 0x41, 0x7f, 0x00, 0x64 };
+    uint8_t b[8 * 16] = { 0x87, 0x33, 0xff, 0x81, 0x64 };
+    static const uint32_t add[16] = {
+        0x0000000d, 0x00000074, 0x00000000, 0x80000001, 0x000000c8,
+    };
+    static const uint32_t sub[16] = {
+        0x0000001b, 0x0000000e, 0x000000fe, 0x00000001, 0x00000000,
+    };
+    static const uint32_t mul_lofi[16] = {
+        0x00000000, 0x00000c00, 0x80002a00, 0x00000000, 0x00002400,
+    };
+    static const uint32_t mul[16] = {
+        0x8000008c, 0x00000cf3, 0x80003f01, 0x00000000, 0x00002710,
+    };
+    TTTensixCfg *c = tt_tensix_start();
+
+    TT_CFG_SET(c, ALU_ACC_CTRL_INT8_math_enabled, 1);
+    TT_THCFG_SET_N(c, MATH, ADDR_MOD_DST_SECn_FidelityIncr, 1, 1);
+    tt_write(c->qts, TT_TX, TT_TY, "brisc", L1_A, a, sizeof(a));
+    tt_write(c->qts, TT_TX, TT_TY, "brisc", L1_B, b, sizeof(b));
+    tt_tensix_unpack_setup(c, 0, TT_FMT_INT8, TT_FMT_INT8, L1_A, 128, 1, 1,
+                           128);
+    tt_tensix_unpack_setup(c, 1, TT_FMT_INT8, TT_FMT_INT8, L1_B, 128, 1, 1,
+                           128);
+    push(c, 0, TT_UNPACR(0, 0, 1));
+    push(c, 0, TT_UNPACR(1, 0, 1));
+    push(c, MATH, ZEROACC_ALL);
+    push(c, MATH, ELWADD(0, 0, 0, 0));
+    tt_tensix_check_dst32(c, 0, add);
+    push(c, MATH, ELWSUB(0, 0, 0, 8));
+    tt_tensix_check_dst32(c, 8, sub);
+    push(c, MATH, ELWMUL(1, 16));
+    tt_tensix_check_dst32(c, 16, mul_lofi);
+    for (int p = 1; p < 4; p++) {
+        push(c, MATH, ELWMUL(1, 16));
+    }
+    tt_tensix_check_dst32(c, 16, mul);
     tt_tensix_end(c);
 }
 
@@ -1339,6 +1424,9 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/tensix-fpu/mvmul-addressing",
                    test_mvmul_addressing);
     qtest_add_func("/blackhole/tensix-fpu/mvmul-int8", test_mvmul_int8);
+    qtest_add_func("/blackhole/tensix-fpu/mvmul-srca-wrap",
+                   test_mvmul_srca_wrap);
+    qtest_add_func("/blackhole/tensix-fpu/elw-int8", test_elw_int8);
     qtest_add_func("/blackhole/tensix-fpu/elwadd", test_elwadd);
     qtest_add_func("/blackhole/tensix-fpu/elwsub", test_elwsub);
     qtest_add_func("/blackhole/tensix-fpu/elwadd-accumulate",

@@ -510,6 +510,65 @@ static void test_int8(void)
 }
 
 /*
+ * The other INT32 -> INT8 / UINT8 conversions of FormatConversion.md, on
+ * test_int8's inputs: Read_raw (PCK_DEST_RD_CTRL_Read_int8) keeps the
+ * sign and the low 7 bits of the magnitude, or (UINT8) its low 8 bits;
+ * INT_DESCALE (Enable, SEC0 Value 4) shifts the magnitude right by 4,
+ * rounds to nearest with ties away from zero from the shifted-out bits,
+ * then saturates; ReLU mode 1 (ReLU.md) zeroes negative integers.
+ */
+static void test_int8_raw_descale_relu(void)
+{
+    static const uint32_t v[16] = {
+        5, 300, 0x80000005, 0x80000000, 0x8000012c, 127, 128, 0x8000007f,
+        0x80000080, 255, 256, 0, 1, 0x80000001, 0x7fffffff, 0xffffffff,
+    };
+    static const uint8_t exp_raw[16] = {
+        0x05, 0x2c, 0x85, 0x80, 0xac, 0x7f, 0x00, 0xff,
+        0x80, 0x7f, 0x00, 0x00, 0x01, 0x81, 0x7f, 0xff,
+    };
+    static const uint8_t exp_raw_unsigned[16] = {
+        0x05, 0x2c, 0x05, 0x00, 0x2c, 0x7f, 0x80, 0x7f,
+        0x80, 0xff, 0x00, 0x00, 0x01, 0x01, 0xff, 0xff,
+    };
+    /* 300 >> 4 = 18.75 -> 19; 127 -> 7.9 -> 8; 255 -> 15.9 -> 16 */
+    static const uint8_t exp_shift4[16] = {
+        0x00, 0x13, 0x80, 0x80, 0x93, 0x08, 0x08, 0x88,
+        0x88, 0x10, 0x10, 0x00, 0x00, 0x80, 0x7f, 0xff,
+    };
+    static const uint8_t exp_relu[16] = {
+        0x05, 0x7f, 0x00, 0x00, 0x00, 0x7f, 0x7f, 0x00,
+        0x00, 0x7f, 0x7f, 0x00, 0x01, 0x00, 0x7f, 0x00,
+    };
+    TTTensixCfg *c = start();
+
+    dst_fill32(c, TT_FMT_INT32, 0, v);
+    pack_setup(c, TT_FMT_INT8, TT_FMT_INT8, true, L1_P);
+    TT_CFG_SET(c, PCK_DEST_RD_CTRL_Read_int8, 1);
+    push(c, PACK, PACR(1, 0, 1));
+    check_l1_8(c, L1_P, exp_raw, 16);
+    TT_CFG_SET(c, PCK_DEST_RD_CTRL_Read_unsigned, 1);
+    TT_CFG_SET(c, THCON_SEC0_REG1_L1_Dest_addr, (L1_P + 0x100) / 16 - 1);
+    push(c, PACK, PACR(1, 0, 1));
+    check_l1_8(c, L1_P + 0x100, exp_raw_unsigned, 16);
+
+    TT_CFG_SET(c, PCK_DEST_RD_CTRL_Read_unsigned, 0);
+    TT_CFG_SET(c, PCK_DEST_RD_CTRL_Read_int8, 0);
+    TT_CFG_SET(c, INT_DESCALE_Enable, 1);
+    TT_CFG_SET_N(c, INT_DESCALE_VALUES_SECn_Value, 0, 4);
+    TT_CFG_SET(c, THCON_SEC0_REG1_L1_Dest_addr, (L1_P + 0x200) / 16 - 1);
+    push(c, PACK, PACR(1, 0, 1));
+    check_l1_8(c, L1_P + 0x200, exp_shift4, 16);
+
+    TT_CFG_SET(c, INT_DESCALE_Enable, 0);
+    TT_CFG_SET(c, STACC_RELU_ApplyRelu, 1);
+    TT_CFG_SET(c, THCON_SEC0_REG1_L1_Dest_addr, (L1_P + 0x300) / 16 - 1);
+    push(c, PACK, PACR(1, 0, 1));
+    check_l1_8(c, L1_P + 0x300, exp_relu, 16);
+    tt_tensix_end(c);
+}
+
+/*
  * ReLU after the early conversion (ReLU.md), threshold 1.0 (BF16 0x3f80):
  * mode 1 x <= 0 -> 0; mode 2 x <= 1.0 -> 0; mode 3 clamp to [0, 1.0].
  * The early BF16 rounding already turned -0 into +0.
@@ -859,6 +918,8 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/tensix-pack/fp8-e4m3", test_fp8_e4m3);
     qtest_add_func("/blackhole/tensix-pack/bfp", test_bfp);
     qtest_add_func("/blackhole/tensix-pack/int8", test_int8);
+    qtest_add_func("/blackhole/tensix-pack/int8-raw-descale-relu",
+                   test_int8_raw_descale_relu);
     qtest_add_func("/blackhole/tensix-pack/relu", test_relu);
     qtest_add_func("/blackhole/tensix-pack/edge-mask", test_edge_mask);
     qtest_add_func("/blackhole/tensix-pack/l1-acc", test_l1_acc);

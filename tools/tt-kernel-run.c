@@ -103,6 +103,7 @@ enum {
     DATA_INT,           /* both signs, 2^-2..2^33, some Inf and NaN */
     DATA_ZERO_INF_NAN,  /* NONZERO plus +-0, +-Inf, NaN */
     DATA_TOPK,          /* tiles 0-1 NONZERO, tiles 2-3 distinct indices */
+    DATA_INT8,          /* sign-magnitude Int8 bytes, -0, +-127 among them */
 };
 
 enum {
@@ -145,6 +146,7 @@ typedef struct Case {
 #define TZ TTK_OP_TILIZE
 #define UZ TTK_OP_UNTILIZE
 #define INT32 TTK_FMT_INT32
+#define INT8 TTK_FMT_INT8
 #define F32_5 0x40a00000u           /* 5.0f: tt-llk's test threshold */
 #define F32_0_01 0x3c23d70au        /* 0.01f */
 
@@ -253,6 +255,25 @@ static const Case cases[] = {
     { "pack-fp32-dst32", EW, TTK_ELW_ADD, 1, 0, BF16, FP32, FP32,
       2, 1, 2, 2, DATA_SPECIAL, 0, 0,
       "Float32 out from FP32 Dst (ELWADD, special values)" },
+
+    /* integer math: Int8 in, INT32 Dst, Int8 or Int32 out (tt-ref exact) */
+    { "int8-copy-int32", DC, 0, 1, 0, INT8, INT32, INT32, 1, 1, 2, 2,
+      DATA_INT8, 0, 0, "Int8 -> ELWADD(A, 0) -> INT32 Dst -> Int32" },
+    { "int8-copy-int8", DC, 0, 1, 0, INT8, INT8, INT8, 1, 1, 2, 2,
+      DATA_INT8, 0, 0, "Int8 -> INT32 Dst -> Int8" },
+    { "int8-add-int8", EW, TTK_ELW_ADD, 1, 0, INT8, INT8, INT8, 1, 1, 2, 2,
+      DATA_INT8, 0, 0, "Int8 ELWADD, INT32 Dst, Int8 out (saturating)" },
+    { "int8-add-int32", EW, TTK_ELW_ADD, 1, 0, INT8, INT32, INT32,
+      1, 1, 2, 2, DATA_INT8, 0, 0, "Int8 ELWADD, INT32 Dst, Int32 out" },
+    { "int8-sub-int8", EW, TTK_ELW_SUB, 1, 0, INT8, INT8, INT8, 1, 1, 2, 2,
+      DATA_INT8, 0, 0, "Int8 ELWSUB, INT32 Dst, Int8 out" },
+    { "int8-mul-lofi-int32", EW, TTK_ELW_MUL, 1, 0, INT8, INT32, INT32,
+      1, 1, 2, 2, DATA_INT8, 0, 0,
+      "Int8 ELWMUL LoFi (phase 0 slices only), Int32 out" },
+    { "int8-mul-hifi4-int32", EW, TTK_ELW_MUL, 1, 4, INT8, INT32, INT32,
+      1, 1, 2, 2, DATA_INT8, 0, 0, "Int8 ELWMUL HiFi4 (exact), Int32 out" },
+    { "int8-mul-hifi4-int8", EW, TTK_ELW_MUL, 1, 4, INT8, INT8, INT8,
+      1, 1, 2, 2, DATA_INT8, 0, 0, "Int8 ELWMUL HiFi4, Int8 out" },
 
     /*
      * The Src data-valid hand-off with the instructions arriving one store
@@ -524,6 +545,11 @@ static void gen_tiles(uint16_t *v, int ntiles, int kind, double lo,
         case DATA_WIDE:
             v[i] = r == 0 ? 0 : rand_bf16(-12, 4, true);
             break;
+        case DATA_INT8:
+            /* the edges often: 0, -0, +-127, +-1 */
+            v[i] = r < 6 ? (const uint8_t[]){ 0, 0x80, 0x7f, 0xff, 1,
+                                              0x81 }[r] : rng() & 0xff;
+            break;
         default:
             v[i] = r == 0 ? 0 : rand_bf16(-3, 3, true);
             break;
@@ -547,13 +573,14 @@ static void gen_scaler(uint16_t *v, bool max)
 static uint32_t tile_bytes(int fmt)
 {
     return fmt == FP32 || fmt == INT32 ? 4096 :
-           fmt == BFP8 ? TT_REF_BFP8_TILE : 2048;
+           fmt == BFP8 ? TT_REF_BFP8_TILE : fmt == INT8 ? 1024 : 2048;
 }
 
 /* Bytes of one output datum (BFP8: the datum byte) */
 static uint32_t datum_size(int fmt)
 {
-    return fmt == FP32 || fmt == INT32 ? 4 : fmt == BFP8 ? 1 : 2;
+    return fmt == FP32 || fmt == INT32 ? 4 : fmt == BFP8 || fmt == INT8 ? 1
+                                                                       : 2;
 }
 
 /* ------------------------------------------------------- the library -- */
@@ -649,8 +676,9 @@ static bool lib_start(Lib *l, const Opts *o, const uint8_t *fw, size_t fwn)
 typedef struct Run {
     TTKParams p;
     const uint16_t *a;          /* BF16 operands, or raw L1 bytes (BFP8) */
-    const uint8_t *a_raw;
+    const uint8_t *a_raw, *b_raw;   /* L1 bytes, if not BF16 */
     const uint16_t *b;
+    uint8_t *bytes;             /* case_operands(): Int8 operands, owned */
     uint32_t a_bytes, b_bytes, c_bytes;
     uint8_t *out;               /* c_bytes read back */
     double seconds;
@@ -687,7 +715,8 @@ static bool run_kernel(Lib *l, const Opts *o, Run *r)
         l1_write(l, r->p.addr_a, r->a, r->a_bytes);
     }
     if (r->b_bytes) {
-        l1_write(l, r->p.addr_b, r->b, r->b_bytes);
+        l1_write(l, r->p.addr_b, r->b_raw ? (const void *)r->b_raw : r->b,
+                 r->b_bytes);
     }
     poison = xmalloc(r->c_bytes);
     memset(poison, POISON, r->c_bytes);
@@ -762,6 +791,11 @@ static void reference(const Case *c, const TTRefPipe *pp, const uint16_t *a,
 {
     int ntiles = c->mt * c->nt;
 
+    if (c->fmt_in == INT8) {
+        tt_ref_int(pp, c->op == TTK_OP_ELTWISE ? c->sub_op : -1, a, b, ntiles,
+                   exp);
+        return;
+    }
     switch (c->op) {
     case TTK_OP_DATACOPY:
         tt_ref_datacopy(pp, a, ntiles, exp);
@@ -799,7 +833,7 @@ static void reference(const Case *c, const TTRefPipe *pp, const uint16_t *a,
 static const char *fmt_name(int f)
 {
     return f == FP32 ? "Float32" : f == BFP8 ? "Bfp8_b" :
-           f == INT32 ? "Int32" : "Float16_b";
+           f == INT32 ? "Int32" : f == INT8 ? "Int8" : "Float16_b";
 }
 
 /* Tile, row and column of datum @i of a tiled output (L1 face order) */
@@ -908,6 +942,15 @@ static void case_operands(const Case *c, const Opts *o, Run *r,
     r->b = b;
     r->a_bytes = na * tile_bytes(c->fmt_in);
     r->b_bytes = uses_b ? nb * tile_bytes(c->fmt_in) : 0;
+    if (c->fmt_in == INT8) {
+        /* one byte per datum in L1 */
+        r->bytes = xmalloc((na + nb) * TT_REF_TILE);
+        for (int i = 0; i < (na + nb) * TT_REF_TILE; i++) {
+            r->bytes[i] = i < na * TT_REF_TILE ? a[i] : b[i - na * TT_REF_TILE];
+        }
+        r->a_raw = r->bytes;
+        r->b_raw = r->bytes + na * TT_REF_TILE;
+    }
     r->c_bytes = ntiles * tile_bytes(c->fmt_out);
     r->out = xmalloc(r->c_bytes);
     *pa = a;
@@ -1024,6 +1067,7 @@ static void run_case(Lib *l, const Opts *o, const Case *c, const char *tag,
     }
 out:
     free(r.out);
+    free(r.bytes);
     free(exp);
     free(a);
     free(b);
@@ -1213,9 +1257,11 @@ static void bench_case(Lib *l, const Opts *o, const Case *base)
     }
     bench_map(l, n);
     bench_reset(l, n, HOLD_ALL);
-    bench_write(l, n, r.p.addr_a, a, r.a_bytes);
+    bench_write(l, n, r.p.addr_a, r.a_raw ? (const void *)r.a_raw : a,
+                r.a_bytes);
     if (r.b_bytes) {
-        bench_write(l, n, r.p.addr_b, b, r.b_bytes);
+        bench_write(l, n, r.p.addr_b, r.b_raw ? (const void *)r.b_raw : b,
+                    r.b_bytes);
     }
     tt_diag("bench %s on %s: %d tile(s), mt %d kt %d nt %d, %d runs",
             c.name, l->h.path, n, c.mt, c.kt, c.nt, reps);
@@ -1242,6 +1288,7 @@ static void bench_case(Lib *l, const Opts *o, const Case *base)
     }
 out:
     free(r.out);
+    free(r.bytes);
     free(a);
     free(b);
 }
@@ -1274,9 +1321,11 @@ static void stress_case(Lib *l, const Opts *o, const Case *base)
     other = xmalloc(r.c_bytes);
     bench_map(l, n);
     bench_reset(l, n, HOLD_ALL);
-    bench_write(l, n, r.p.addr_a, a, r.a_bytes);
+    bench_write(l, n, r.p.addr_a, r.a_raw ? (const void *)r.a_raw : a,
+                r.a_bytes);
     if (r.b_bytes) {
-        bench_write(l, n, r.p.addr_b, b, r.b_bytes);
+        bench_write(l, n, r.p.addr_b, r.b_raw ? (const void *)r.b_raw : b,
+                    r.b_bytes);
     }
     for (runs = 0; runs < o->stress; runs++) {
         /* poison the result so a run that writes nothing shows */
@@ -1314,6 +1363,7 @@ out:
     free(first);
     free(other);
     free(r.out);
+    free(r.bytes);
     free(a);
     free(b);
 }

@@ -250,6 +250,8 @@ static void set_exact(const TTRefPipe *pp, uint32_t bits, TTRefExpect *e)
     e->bound = 0;
     e->val = pp->out_fmt == TT_REF_FLOAT32 ? tt_ref_fp32_value(bits) :
              pp->out_fmt == TT_REF_INT32 ? (double)(int32_t)bits :
+             pp->out_fmt == TT_REF_INT8 ? (bits & 0x80 ? -1.0 : 1.0) *
+                                          (bits & 0x7f) :
              tt_ref_bf16_value(bits);
 }
 
@@ -1272,6 +1274,69 @@ void tt_ref_sfpu(const TTRefPipe *pp, int op, uint32_t arg,
     }
 }
 
+/* ================================================ integer math === */
+
+/* A sign-magnitude Int8 byte */
+static int int8_value(uint16_t x)
+{
+    return x & 0x80 ? -(x & 0x7f) : (x & 0x7f);
+}
+
+/*
+ * The magnitude bits phase @phase of an integer multiplication reads
+ * (SrcASrcB.md "Fidelity phases (integer)"): SrcA's bits 7..5 (phase bit 0
+ * clear) or 4..0, SrcB's bits 9..4 (phase bit 1 clear) or 3..0, each in
+ * place
+ */
+static int int8_slice(int v, bool srca, int phase)
+{
+    int mag = abs(v);
+
+    if (srca) {
+        mag &= phase & 1 ? 0x1f : 0xe0;
+    } else {
+        mag &= phase & 2 ? 0x0f : 0x3f0;
+    }
+    return v < 0 ? -mag : mag;
+}
+
+void tt_ref_int(const TTRefPipe *pp, int op, const uint16_t *a,
+                const uint16_t *b, int ntiles, TTRefExpect *out)
+{
+    int phases = pp->fidelity ? pp->fidelity : 1;
+
+    for (int i = 0; i < ntiles * TT_REF_TILE; i++) {
+        int x = int8_value(a[i]), y = op < 0 ? 0 : int8_value(b[i]);
+        int64_t r = 0;
+        uint32_t bits;
+
+        switch (op) {
+        case 2:             /* ELWMUL adds each phase's product to Dst */
+            for (int p = 0; p < phases; p++) {
+                r += (int64_t)int8_slice(x, true, p) * int8_slice(y, false, p);
+            }
+            break;
+        case 1:
+            r = x - y;
+            break;
+        default:
+            r = x + y;
+            break;
+        }
+        /* Dst saturates at +-(2^31 - 1); a zero is +0 */
+        r = r > INT32_MAX ? INT32_MAX : r < -INT32_MAX ? -INT32_MAX : r;
+        if (pp->pack_src == TT_REF_INT8) {
+            /* shift by 0, round, saturate to -127..127 */
+            bits = (r < 0 ? 0x80 : 0) | (uint32_t)(llabs(r) > 127 ? 127
+                                                   : llabs(r));
+            bits = r ? bits : 0;
+        } else {
+            bits = (r < 0 ? 0x80000000u : 0) | (uint32_t)llabs(r);
+        }
+        set_exact(pp, bits, &out[i]);
+    }
+}
+
 /* ======================================================== output === */
 
 size_t tt_ref_encode(const TTRefPipe *pp, const TTRefExpect *exp, int ntiles,
@@ -1286,6 +1351,11 @@ size_t tt_ref_encode(const TTRefPipe *pp, const TTRefExpect *exp, int ntiles,
             memcpy(l1 + 4 * i, &exp[i].bits, 4);
         }
         return 4 * n;
+    case TT_REF_INT8:
+        for (int i = 0; i < n; i++) {
+            l1[i] = exp[i].bits;
+        }
+        return n;
     case TT_REF_BFP8_B:
         for (int t = 0; t < ntiles; t++) {
             uint16_t v[TT_REF_TILE];
@@ -1377,6 +1447,9 @@ void tt_ref_check(const TTRefPipe *pp, const TTRefExpect *exp, int ntiles,
         if (pp->out_fmt == TT_REF_INT32) {
             memcpy(&got, l1 + 4 * i, 4);
             gv = (int32_t)got;
+        } else if (pp->out_fmt == TT_REF_INT8) {
+            got = l1[i];
+            gv = int8_value(got);
         } else if (pp->out_fmt == TT_REF_FLOAT32) {
             memcpy(&got, l1 + 4 * i, 4);
             gv = tt_ref_fp32_value(got);
@@ -1404,7 +1477,7 @@ void tt_ref_check(const TTRefPipe *pp, const TTRefExpect *exp, int ntiles,
                 st->max_ratio = diff / e->bound;
             }
         }
-        if (pp->out_fmt != TT_REF_INT32) {
+        if (pp->out_fmt != TT_REF_INT32 && pp->out_fmt != TT_REF_INT8) {
             track_ulp(st, e->val, gv, out_mant_bits(pp));
         } else if (got != e->bits) {
             st->max_ulp = fmax(st->max_ulp, fabs(gv - e->val));

@@ -35,7 +35,8 @@ enum {
     TT_REF_FLOAT32 = 0,
     TT_REF_FLOAT16_B = 5,
     TT_REF_BFP8_B = 6,
-    TT_REF_INT32 = 8,               /* two's complement (packer: raw) */
+    TT_REF_INT32 = 8,               /* Dst's bits (packer: raw) */
+    TT_REF_INT8 = 14,               /* sign-magnitude */
 };
 
 /* The pipeline a kernel runs, as tests/tensix/fw's parameter block says */
@@ -111,6 +112,14 @@ void tt_ref_matmul(const TTRefPipe *pp, const uint16_t *a, const uint16_t *b,
  * or columns (col = true: in row 0), scaled by row 0 of each face of the
  * scaler tile; every other output datum is +0 (packer edge mask).
  */
+/*
+ * Integer math (INT8_math_enabled): sign-magnitude Int8 operands (the
+ * byte in each element's low 8 bits) into a sign-magnitude INT32 Dst,
+ * packed as Int32 or as Int8.  @op: -1 datacopy (ELWADD with a zero
+ * SrcB), else the eltwise op (0 add, 1 sub, 2 mul).
+ */
+void tt_ref_int(const TTRefPipe *pp, int op, const uint16_t *a,
+                const uint16_t *b, int ntiles, TTRefExpect *out);
 void tt_ref_reduce(const TTRefPipe *pp, bool col, bool max,
                    const uint16_t *a, const uint16_t *scaler, int ntiles,
                    TTRefExpect *out);

@@ -80,6 +80,7 @@ enum {
 #define TTK_FMT_FLOAT16_B   5u
 #define TTK_FMT_BFP8_B      6u
 #define TTK_FMT_INT32       8u
+#define TTK_FMT_INT8        14u     /* sign-magnitude */
 
 /* error[] codes */
 enum {

@@ -35,17 +35,45 @@ static void device_setup(const TTKParams *p)
     tensix_sync();
 }
 
-/* L1 inputs: BF16 and BFP8 (unpacked as themselves) */
+/* L1 inputs: BF16, BFP8 and Int8 (unpacked as themselves) */
 static int in_format_ok(uint32_t fmt)
 {
-    return fmt == TTK_FMT_FLOAT16_B || fmt == TTK_FMT_BFP8_B;
+    return fmt == TTK_FMT_FLOAT16_B || fmt == TTK_FMT_BFP8_B ||
+           fmt == TTK_FMT_INT8;
 }
 
-/* Int32 only from the fp32 -> int32 typecast (check_sfpu) */
+/* Int32 from the fp32 -> int32 typecast (check_sfpu) or integer math */
 static int out_format_ok(uint32_t fmt)
 {
     return in_format_ok(fmt) || fmt == TTK_FMT_FLOAT32 ||
            fmt == TTK_FMT_INT32;
+}
+
+static int is_int(uint32_t fmt)
+{
+    return fmt == TTK_FMT_INT8 || fmt == TTK_FMT_INT32;
+}
+
+/*
+ * Integer math (tt-llk enables it for Int8 or Int32 sources): Int8 in,
+ * a 32-bit (INT32) Dst, packed as Int8 or Int32, for datacopy (ELWADD
+ * with a zero SrcB, as tt-llk copies Int8) and eltwise
+ */
+static uint32_t check_int(const TTKParams *p)
+{
+    if (!is_int(p->fmt_a) && !is_int(p->fmt_b)) {
+        return TTK_ERR_NONE;
+    }
+    if (p->op != TTK_OP_DATACOPY && p->op != TTK_OP_ELTWISE) {
+        return TTK_ERR_OP;
+    }
+    if (p->fmt_a != TTK_FMT_INT8 || p->fmt_b != TTK_FMT_INT8 ||
+        p->unpack_out_a != TTK_FMT_INT8 || p->unpack_out_b != TTK_FMT_INT8 ||
+        !is_int(p->pack_src) || p->fmt_out != p->pack_src ||
+        !p->dst_fp32) {
+        return TTK_ERR_FORMAT;
+    }
+    return TTK_ERR_NONE;
 }
 
 /*
@@ -162,8 +190,9 @@ uint32_t ttk_check_params(const TTKParams *p)
         return TTK_ERR_DIMS;
     }
     err = p->op == TTK_OP_SFPU ? check_sfpu(p) :
-          p->fmt_out == TTK_FMT_INT32 || p->pack_src == TTK_FMT_INT32 ?
-          TTK_ERR_FORMAT : TTK_ERR_NONE;
+          is_int(p->fmt_a) ? check_int(p) :
+          is_int(p->fmt_out) || is_int(p->pack_src) ? TTK_ERR_FORMAT
+                                                    : TTK_ERR_NONE;
     if (err != TTK_ERR_NONE) {
         return err;
     }

@@ -31,12 +31,12 @@ static void math_pack_sync_init(void)
     tt_push(TT_SETC16(TC_DEST_TARGET_MATH, 0));
 }
 
-/* _llk_math_hw_configure_: Dst width, integer math off */
-static void math_hw_configure(uint32_t fp32)
+/* _llk_math_hw_configure_: Dst width, integer math for Int8 sources */
+static void math_hw_configure(uint32_t fp32, uint32_t int8)
 {
     CFG_RMW(DEST_ACCESS_CFG_zeroacc_absolute_tile_mode, 0);
     tt_push(TT_STALLWAIT(STALL_CFG, WAIT_MATH));
-    CFG_RMW(ALU_ACC_CTRL_INT8_math_enabled, 0);
+    CFG_RMW(ALU_ACC_CTRL_INT8_math_enabled, int8 ? 1 : 0);
     CFG_RMW(ALU_ACC_CTRL_Fp32_enabled, fp32 ? 1 : 0);
     CFG_RMW(ALU_ACC_CTRL_SFPU_Fp32_enabled, fp32 ? 1 : 0);
 }
@@ -322,7 +322,7 @@ uint32_t ttk_math(const TTKParams *p)
     uint32_t hifi = fid != 0;
 
     math_pack_sync_init();
-    math_hw_configure(p->dst_fp32);
+    math_hw_configure(p->dst_fp32, p->fmt_a == TTK_FMT_INT8);
     switch (op) {
     case TTK_OP_DATACOPY:
     case TTK_OP_TRANSPOSE:

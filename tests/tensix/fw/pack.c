@@ -62,6 +62,8 @@ static void set_packer_strides(uint32_t src_fmt, uint32_t two_faces)
 static void pack_hw_configure(uint32_t src, uint32_t dst, uint32_t fp32,
                               uint32_t untilize)
 {
+    uint32_t exp_sec = dst == TTK_FMT_INT8 ? 0 : 4;
+
     set_packer_strides(src, untilize);
 
     tt_push(TT_ATGETM(0));
@@ -75,8 +77,12 @@ static void pack_hw_configure(uint32_t src, uint32_t dst, uint32_t fp32,
     cfg_rmw(CFG_WORD(THCON_SEC0_REG1_Exp_threshold),
             CFG_MASK(THCON_SEC0_REG1_Exp_threshold_en) |
             CFG_MASK(THCON_SEC0_REG1_Exp_threshold), 0);
-    /* Exp_section_size = 4 faces; uncompressed, output and input format */
-    CFG_SET(THCON_SEC0_REG1_Exp_section_size, 4);
+    /*
+     * Exp_section_size = 4 faces (0 for Int8, whose output address would
+     * skip it too: OutputAddressGenerator.md); uncompressed, output and
+     * input format
+     */
+    CFG_SET(THCON_SEC0_REG1_Exp_section_size, exp_sec);
     cfg_wr(CFG_WORD(THCON_SEC0_REG1_Disable_zero_compress),
            CFG_VAL(THCON_SEC0_REG1_Disable_zero_compress, 1) |
            CFG_VAL(THCON_SEC0_REG1_Out_data_format, dst & 0xf) |
@@ -85,9 +91,14 @@ static void pack_hw_configure(uint32_t src, uint32_t dst, uint32_t fp32,
     tt_push(TT_STALLWAIT(STALL_CFG, WAIT_PACK));
     CFG_RMW(THCON_SEC0_REG1_Disable_pack_zero_flags, 0);
     CFG_RMW(THCON_SEC0_REG1_Pack_L1_Acc, 0);
-    /* Read_32b_data for a 32-bit Dst or a 32-bit packer input */
+    /*
+     * Read_32b_data for a 32-bit Dst or a 32-bit packer input; signed
+     * Int8 by shifting (by 0), rounding and saturating
+     */
     CFG_SET(PCK_DEST_RD_CTRL_Read_32b_data, fp32 || src == TTK_FMT_FLOAT32);
-    gpr_wr(GPR_EXP0_SEC_SIZE, CFG_VAL(THCON_SEC0_REG1_Exp_section_size, 4));
+    CFG_RMW(INT_DESCALE_Enable, 0);
+    gpr_wr(GPR_EXP0_SEC_SIZE,
+           CFG_VAL(THCON_SEC0_REG1_Exp_section_size, exp_sec));
     gpr_sync(GPR_EXP0_SEC_SIZE);
 
     /* 16 rows per face; all columns pass; every row in row set 0 */

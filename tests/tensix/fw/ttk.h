@@ -218,6 +218,8 @@ static inline uint32_t tile_size16(uint32_t fmt)
         return 256;
     case TTK_FMT_BFP8_B:
         return 64 + 4;              /* 1024 data + 64 exponent bytes */
+    case TTK_FMT_INT8:
+        return 64;
     default:
         return 128;
     }

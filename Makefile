@@ -15,6 +15,9 @@
 #   make check-meson the same suites through `meson test`, one per test,
 #                   with names and times
 #   make bench      run the benchmarks in bench/
+#   make fuzz-tensix the Tensix differential fuzzer: FUZZ_TENSIX_PROGRAMS
+#                   random kernels from FUZZ_TENSIX_SEED against tt-ref
+#                   (and ttsim, with TTSIM_LIB)
 #   make fuzz       build qemu-fuzz-riscv32 (clang, libFuzzer, ASan, UBSan)
 #                   in build/fuzz and run every Blackhole fuzz target for
 #                   FUZZ_SECONDS (default 60) each, from libFuzzer seed
@@ -117,6 +120,18 @@ sanitize-build: $(FUZZ_BUILD)/config.mk
 sanitize: deps sanitize-build firmware
 	@tests/fuzz/run-sanitize.sh $(BUILD) $(FUZZ_BUILD)
 
+# The Tensix differential fuzzer (tools/tt-kernel-run --fuzz): N random
+# programs from seed S against tt-ref, and bit for bit against ttsim when
+# TTSIM_LIB names a libttsim.so built from tenstorrent/ttsim
+FUZZ_TENSIX_PROGRAMS ?= 10000
+FUZZ_TENSIX_SEED ?= 1
+
+fuzz-tensix: deps qemu libttsim kernel-run
+	@TT_EMU_QEMU=$(QEMU) $(BUILD)/tt-kernel-run \
+	    --lib $(BUILD)/libttsim/libttsim.so --sfpu --sfpu-macro \
+	    --fuzz $(FUZZ_TENSIX_PROGRAMS) --seed $(FUZZ_TENSIX_SEED) \
+	    $(if $(TTSIM_LIB),--compare-lib $(TTSIM_LIB))
+
 check-full: check
 	@TT_STRESS_RUNS="1000 100" tests/run-tests.sh $(BUILD) tensix-stress
 	@$(MAKE) sanitize
@@ -125,7 +140,7 @@ check-full: check
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: fuzz fuzz-build sanitize sanitize-build check-full
+.PHONY: fuzz fuzz-build sanitize sanitize-build check-full fuzz-tensix
 
 .PHONY: all deps qemu firmware check demo bench clean x86-client libttsim \
         host-run bench-fw kernel-run tensix-fw matmul-demo dispatch \

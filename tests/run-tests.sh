@@ -208,6 +208,22 @@ tensix_stress() {
 }
 suite host tensix-stress tensix_stress
 
+# The differential fuzzer's smoke: 500 random programs of the tt-llk shape
+# from seed 1 (tt-kernel-run --fuzz), each against tt-ref, with no hang
+# and no line in QEMU's guest-error log; with TTSIM_LIB also bit for bit
+# against ttsim (make fuzz-tensix runs more)
+tensix_fuzz() {
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 1200 \
+        "$B/tt-kernel-run" --lib "$B/libttsim/libttsim.so" --sfpu \
+        --sfpu-macro --fuzz 500 --seed 1 --timeout 30 \
+        ${TTSIM_LIB:+--compare-lib "$TTSIM_LIB"} \
+        > "$log/tensix-fuzz.log" 2>&1
+    count "$log/tensix-fuzz.log" tensix-fuzz $?
+    [ -n "${TTSIM_LIB:-}" ] ||
+        echo "tensix-fuzz: differential part skipped: TTSIM_LIB not given"
+}
+suite host tensix-fuzz tensix_fuzz
+
 # make demo's program at small sizes: GDDR -> NCRISC -> unpack/MVMUL/pack
 # -> BRISC -> GDDR on 4 and on all 140 tiles, checked against tt-ref and
 # FP64; a damaged result and bad input must fail (with TTSIM_LIB also

@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "tt-host.h"
 #include "tt-ref.h"
@@ -59,6 +60,9 @@
 #define RUN_TRISCS          0x40800u    /* BRISC and NCRISC stay held */
 
 #define POISON              0xa5
+#ifndef MIN
+#define MIN(a, b)           ((a) < (b) ? (a) : (b))
+#endif
 #define MAX_TILES           16
 
 typedef struct Lib {
@@ -88,6 +92,8 @@ typedef struct Opts {
     int dims[3];            /* mt, kt, nt; 0: the case's own */
     unsigned poll_us;
     int stress;             /* --stress: runs per case, 0: off */
+    int fuzz;               /* --fuzz: programs, 0: off */
+    const char *replay;     /* --replay: one fuzz program */
 } Opts;
 
 /* How operands are drawn */
@@ -1073,6 +1079,555 @@ out:
     free(b);
 }
 
+/* ---------------------------------------------------------- --fuzz -- */
+
+/*
+ * A differential fuzzer over programs of the tt-llk shape: each program
+ * is a case of the table (its operation, formats and operand kind) with
+ * new tile counts, block size, fidelity, Dst width, output format, push
+ * mode and operands, all drawn from one 64-bit program seed.  Every
+ * program runs on --lib and must finish, log no guest error and match
+ * tt-ref; with --compare-lib it also runs there, in a child process
+ * (ttsim exits the whole process on what it does not support: such a
+ * program is counted and skipped), and the outputs must be identical.
+ * A failing program is shrunk (fewer tiles, smaller blocks, MOP pushes,
+ * LoFi) while it still fails, and printed as a --replay line.
+ */
+
+/* What a program is: a Case without its strings, plus its name */
+typedef struct FuzzProg {
+    int op, sub_op, dst_fp32, fidelity, fmt_in, pack_src, fmt_out;
+    int mt, kt, nt, block, data, flags;
+    uint32_t arg;
+    double lo, hi;
+    char name[40];
+} FuzzProg;
+
+static uint64_t fuzz_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545f4914f6cdd1dull;
+}
+
+static void fuzz_to_case(const FuzzProg *f, Case *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->name = f->name;
+    c->what = "fuzz";
+    c->op = f->op;
+    c->sub_op = f->sub_op;
+    c->dst_fp32 = f->dst_fp32;
+    c->fidelity = f->fidelity;
+    c->fmt_in = f->fmt_in;
+    c->pack_src = f->pack_src;
+    c->fmt_out = f->fmt_out;
+    c->mt = f->mt;
+    c->kt = f->kt;
+    c->nt = f->nt;
+    c->block = f->block;
+    c->data = f->data;
+    c->flags = f->flags;
+    c->arg = f->arg;
+    c->lo = f->lo;
+    c->hi = f->hi;
+}
+
+/* Cases a program may start from: positive, and runnable as asked */
+static bool fuzz_template_ok(const Opts *o, const Case *c, bool ttsim)
+{
+    return !(c->flags & (CASE_NEGATIVE | CASE_ROUNDTRIP)) &&
+           (!(c->flags & CASE_SFPU) || o->sfpu) &&
+           (!(c->flags & CASE_MACRO) || o->sfpu_macro) &&
+           !(ttsim && c->ttsim_aborts);
+}
+
+/* A valid program from @seed (the firmware's ttk_check_params rules) */
+static void fuzz_make(const Opts *o, uint64_t seed, bool ttsim, FuzzProg *f)
+{
+    const Case *t;
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
+    int n = 0, pick, max_block, ntiles;
+    bool topk, copy;
+
+    for (size_t i = 0; i < NCASES; i++) {
+        n += fuzz_template_ok(o, &cases[i], ttsim);
+    }
+    pick = fuzz_next(&s) % n;
+    for (t = cases; !fuzz_template_ok(o, t, ttsim) || pick--; t++) {
+        continue;
+    }
+    memset(f, 0, sizeof(*f));
+    f->op = t->op;
+    f->sub_op = t->sub_op;
+    f->dst_fp32 = t->dst_fp32;
+    f->fidelity = t->fidelity;
+    f->fmt_in = t->fmt_in;
+    f->pack_src = t->pack_src;
+    f->fmt_out = t->fmt_out;
+    f->data = t->data;
+    f->flags = t->flags & (CASE_SFPU | CASE_MACRO);
+    f->arg = t->arg;
+    f->lo = t->lo;
+    f->hi = t->hi;
+    snprintf(f->name, sizeof(f->name), "fuzz-%" PRIu64, seed);
+    topk = t->op == TTK_OP_SFPU && t->sub_op == TTK_SFPU_TOPK;
+    copy = t->op == DC || t->op == TR || t->op == TZ || t->op == UZ;
+
+    /* the Dst width, where the formats allow (BF16 out) */
+    if (t->fmt_out == BF16 && t->fmt_in == BF16 && t->op != TTK_OP_SFPU &&
+        fuzz_next(&s) % 2) {
+        f->dst_fp32 ^= 1;
+        f->pack_src = BF16;
+    }
+    /* Bfp8_b out for the copies into tiles, whose reference is exact */
+    if (copy && t->op != UZ && t->fmt_out == BF16 &&
+        fuzz_next(&s) % 4 == 0) {
+        f->fmt_out = BFP8;
+        f->pack_src = f->dst_fp32 ? BFP8 : BF16;
+    }
+    if (((t->op == EW && t->sub_op == TTK_ELW_MUL) || t->op == MM)) {
+        static const int fid[4] = { 0, 2, 3, 4 };
+
+        f->fidelity = fid[fuzz_next(&s) % 4];
+    }
+    f->mt = 1 + fuzz_next(&s) % 2;
+    f->kt = t->op == MM ? 1 + fuzz_next(&s) % 3 : 1;
+    f->nt = 1 + fuzz_next(&s) % (t->op == MM ? 2 : t->op == DC ? 4 : 3);
+    if (topk) {
+        f->mt = 1;
+        f->nt = 4;
+    } else if (t->op == TTK_OP_SFPU) {
+        f->mt = 1;
+    }
+    max_block = f->dst_fp32 ? 4 : 8;
+    ntiles = f->mt * f->nt;
+    f->block = topk ? 4 : t->op == UZ ? f->nt :
+               1 + fuzz_next(&s) % MIN(max_block, ntiles);
+    if (fuzz_next(&s) % 4 == 0) {
+        f->flags |= CASE_WORDS;
+    }
+}
+
+/* One program's outcome */
+typedef struct FuzzRun {
+    bool ran;                   /* finished: out is valid */
+    bool hung;
+    int bad;                    /* datums off the reference */
+    char why[200];
+    uint8_t *out;
+    uint32_t n;
+} FuzzRun;
+
+/* Run @f on @l: finished, and checked against tt-ref unless @noref */
+static void fuzz_run(Lib *l, const Opts *o, const FuzzProg *f, bool noref,
+                     FuzzRun *fr)
+{
+    Case c;
+    Run r = { 0 };
+    uint16_t *a, *b;
+
+    fuzz_to_case(f, &c);
+    memset(fr, 0, sizeof(*fr));
+    case_operands(&c, o, &r, &a, &b);
+    fr->ran = run_kernel(l, o, &r);
+    fr->hung = !fr->ran && l->wedged;
+    if (!fr->ran) {
+        snprintf(fr->why, sizeof(fr->why), "%s", r.why);
+    } else if (!noref) {
+        int ntiles = c.mt * c.nt;
+        TTRefExpect *exp = xmalloc(ntiles * TT_REF_TILE * sizeof(*exp));
+        TTRefPipe pp = {
+            .dst_fp32 = c.dst_fp32, .fidelity = c.fidelity,
+            .pack_src = c.pack_src, .out_fmt = c.fmt_out,
+        };
+        TTRefStats st;
+
+        reference(&c, &pp, a, b, exp);
+        tt_ref_check(&pp, exp, ntiles, r.out, &st);
+        fr->bad = st.bad;
+        if (st.bad) {
+            int t, rr, cc;
+
+            tile_rc(st.first_bad, &t, &rr, &cc);
+            snprintf(fr->why, sizeof(fr->why), "%d datums off tt-ref, first "
+                     "at tile %d (%d, %d): 0x%x, expected 0x%x", st.bad, t,
+                     rr, cc, st.bad_got, st.bad_want);
+        }
+        free(exp);
+    }
+    fr->out = r.out;
+    fr->n = r.c_bytes;
+    free(r.bytes);
+    free(a);
+    free(b);
+}
+
+/*
+ * --compare-lib's library lives in a child: programs go down a pipe, the
+ * outcome (ran, byte count, bytes) comes back; the child dying is
+ * ttsim stopping on something it does not support.
+ */
+typedef struct FuzzPeer {
+    pid_t pid;
+    int to, from;
+    int starts;
+} FuzzPeer;
+
+static bool fuzz_io(int fd, void *p, size_t n, bool wr)
+{
+    uint8_t *c = p;
+
+    while (n) {
+        ssize_t k = wr ? write(fd, c, n) : read(fd, c, n);
+
+        if (k <= 0) {
+            if (k < 0 && errno == EINTR) {
+                continue;
+            }
+            return false;
+        }
+        c += k;
+        n -= k;
+    }
+    return true;
+}
+
+static void fuzz_peer_main(const Opts *o, const uint8_t *fw, size_t fwn,
+                           int in, int outfd)
+{
+    Lib l = { 0 };
+    FuzzProg f;
+
+    /* TAP is the parent's */
+    if (!freopen("/dev/null", "w", stdout)) {
+        _exit(2);
+    }
+    lib_open(&l, o->lib2, same_file(o->lib, o->lib2));
+    if (!lib_start(&l, o, fw, fwn)) {
+        _exit(2);
+    }
+    while (fuzz_io(in, &f, sizeof(f), false)) {
+        FuzzRun fr;
+        uint32_t ran;
+
+        fuzz_run(&l, o, &f, true, &fr);
+        ran = fr.ran;
+        if (!fuzz_io(outfd, &ran, 4, true) ||
+            !fuzz_io(outfd, &fr.n, 4, true) ||
+            (ran && !fuzz_io(outfd, fr.out, fr.n, true))) {
+            _exit(1);
+        }
+        free(fr.out);
+        if (l.wedged) {
+            _exit(3);           /* a hang: start afresh */
+        }
+    }
+    l.h.exit();
+    _exit(0);
+}
+
+static bool fuzz_peer_start(FuzzPeer *p, const Opts *o, const uint8_t *fw,
+                            size_t fwn)
+{
+    int down[2], up[2];
+
+    if (pipe(down) || pipe(up)) {
+        die("pipe: %s", strerror(errno));
+    }
+    fflush(NULL);
+    p->pid = fork();
+    if (p->pid < 0) {
+        die("fork: %s", strerror(errno));
+    }
+    if (!p->pid) {
+        close(down[1]);
+        close(up[0]);
+        fuzz_peer_main(o, fw, fwn, down[0], up[1]);
+    }
+    close(down[0]);
+    close(up[1]);
+    p->to = down[1];
+    p->from = up[0];
+    p->starts++;
+    return true;
+}
+
+static void fuzz_peer_stop(FuzzPeer *p)
+{
+    int st;
+
+    if (p->pid > 0) {
+        close(p->to);
+        close(p->from);
+        waitpid(p->pid, &st, 0);
+        p->pid = 0;
+    }
+}
+
+/* @f on the peer: 1 ran (bytes in *out), 0 failed, -1 the peer died */
+static int fuzz_peer_run(FuzzPeer *p, const Opts *o, const uint8_t *fw,
+                         size_t fwn, const FuzzProg *f, uint8_t **out,
+                         uint32_t *n)
+{
+    uint32_t ran = 0;
+
+    if (!p->pid) {
+        fuzz_peer_start(p, o, fw, fwn);
+    }
+    *out = NULL;
+    if (!fuzz_io(p->to, (void *)f, sizeof(*f), true) ||
+        !fuzz_io(p->from, &ran, 4, false) || !fuzz_io(p->from, n, 4, false)) {
+        fuzz_peer_stop(p);
+        return -1;
+    }
+    if (!ran) {
+        return 0;
+    }
+    *out = xmalloc(*n);
+    if (!fuzz_io(p->from, *out, *n, false)) {
+        free(*out);
+        *out = NULL;
+        fuzz_peer_stop(p);
+        return -1;
+    }
+    return 1;
+}
+
+/* New lines of QEMU's log since @pos (guest errors, unmodelled paths) */
+static bool fuzz_log_news(const char *path, long *pos, char *buf, size_t n)
+{
+    FILE *fp = path ? fopen(path, "r") : NULL;
+    size_t k;
+
+    buf[0] = 0;
+    if (!fp) {
+        return false;
+    }
+    fseek(fp, 0, SEEK_END);
+    if (ftell(fp) <= *pos) {
+        fclose(fp);
+        return false;
+    }
+    fseek(fp, *pos, SEEK_SET);
+    k = fread(buf, 1, n - 1, fp);
+    buf[k] = 0;
+    fseek(fp, 0, SEEK_END);
+    *pos = ftell(fp);
+    fclose(fp);
+    return true;
+}
+
+/*
+ * Our QEMU logs guest errors and unmodelled paths to a file of its own
+ * (TT_EMU_ARGS gains -d/-D unless it has -D already): on a valid program
+ * nothing may appear there
+ */
+static const char *fuzz_qemu_log(void)
+{
+    static char path[PATH_MAX];
+    const char *args = getenv("TT_EMU_ARGS");
+    const char *tmp = getenv("TMPDIR");
+    char *all;
+    int fd;
+
+    if (args && strstr(args, "-D")) {
+        return NULL;
+    }
+    snprintf(path, sizeof(path), "%s/tt-fuzz-qemu.XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    fd = mkstemp(path);
+    if (fd < 0) {
+        die("%s: %s", path, strerror(errno));
+    }
+    close(fd);
+    if (asprintf(&all, "%s -d guest_errors,unimp -D %s",
+                 args ? args : "-M blackhole", path) < 0) {
+        die("out of memory");
+    }
+    setenv("TT_EMU_ARGS", all, 1);
+    free(all);
+    return path;
+}
+
+typedef struct FuzzCtx {
+    Lib *l;
+    const Opts *o;
+    const uint8_t *fw;
+    size_t fwn;
+    FuzzPeer peer;
+    const char *log;            /* QEMU's -D file, ours */
+    long log_pos;
+    int peer_stops;             /* programs --compare-lib stopped on */
+} FuzzCtx;
+
+/*
+ * Does @f fail: on ours (no finish, a guest error, off tt-ref) or
+ * against the peer (a different output)?  @why says how.
+ */
+static bool fuzz_fails(FuzzCtx *x, const FuzzProg *f, char *why, size_t n)
+{
+    FuzzRun fr;
+    char news[512];
+    bool fail = false;
+
+    fuzz_run(x->l, x->o, f, false, &fr);
+    if (!fr.ran) {
+        snprintf(why, n, "%s", fr.why);
+        fail = true;
+    } else if (fuzz_log_news(x->log, &x->log_pos, news, sizeof(news))) {
+        snprintf(why, n, "QEMU logged: %.*s", (int)strcspn(news, "\n"),
+                 news);
+        fail = true;
+    } else if (fr.bad) {
+        snprintf(why, n, "%s", fr.why);
+        fail = true;
+    } else if (x->o->lib2) {
+        uint8_t *out2;
+        uint32_t n2;
+        int k = fuzz_peer_run(&x->peer, x->o, x->fw, x->fwn, f, &out2, &n2);
+
+        if (k < 0) {
+            x->peer_stops++;
+        } else if (k == 0) {
+            snprintf(why, n, "%s did not finish it", x->o->lib2);
+            fail = true;
+        } else if (n2 != fr.n || memcmp(out2, fr.out, n2)) {
+            uint32_t i = 0;
+
+            while (i < fr.n && i < n2 && out2[i] == fr.out[i]) {
+                i++;
+            }
+            snprintf(why, n, "differs from %s from byte %u on", x->o->lib2,
+                     i);
+            fail = true;
+        }
+        free(out2);
+    }
+    free(fr.out);
+    return fail;
+}
+
+static void fuzz_print(const FuzzProg *f, const char *prefix)
+{
+    printf("%s--replay '%s %d %d %d %d %d %d %d %d %d %d %d %d %d %u "
+           "%.17g %.17g'\n", prefix, f->name, f->op, f->sub_op, f->dst_fp32,
+           f->fidelity, f->fmt_in, f->pack_src, f->fmt_out, f->mt, f->kt,
+           f->nt, f->block, f->data, f->flags, f->arg, f->lo, f->hi);
+}
+
+static bool fuzz_parse(const char *s, FuzzProg *f)
+{
+    char junk;
+
+    memset(f, 0, sizeof(*f));
+    return sscanf(s, "%39s %d %d %d %d %d %d %d %d %d %d %d %d %d %u %lf %lf "
+                  "%c", f->name, &f->op, &f->sub_op, &f->dst_fp32,
+                  &f->fidelity, &f->fmt_in, &f->pack_src, &f->fmt_out,
+                  &f->mt, &f->kt, &f->nt, &f->block, &f->data, &f->flags,
+                  &f->arg, &f->lo, &f->hi, &junk) == 17;
+}
+
+/* Smaller and simpler programs that still fail, as long as one does */
+static void fuzz_shrink(FuzzCtx *x, FuzzProg *f, char *why, size_t n)
+{
+    bool smaller = true;
+    char w[200];
+
+    while (smaller && !x->l->wedged) {
+        FuzzProg c[6];
+        int k = 0;
+
+        smaller = false;
+        for (int i = 0; i < 6; i++) {
+            c[i] = *f;
+        }
+        c[k].flags &= ~CASE_WORDS;
+        k += f->flags & CASE_WORDS ? 1 : 0;
+        c[k].fidelity = 0;
+        k += f->fidelity ? 1 : 0;
+        if (f->nt > 1 && f->op != UZ &&
+            !(f->op == TTK_OP_SFPU && f->sub_op == TTK_SFPU_TOPK)) {
+            c[k].nt--;
+            c[k].block = MIN(c[k].block, c[k].mt * c[k].nt);
+            k++;
+        }
+        if (f->mt > 1) {
+            c[k].mt--;
+            c[k].block = MIN(c[k].block, c[k].mt * c[k].nt);
+            k++;
+        }
+        if (f->kt > 1) {
+            c[k++].kt--;
+        }
+        if (f->block > 1 && f->op != UZ &&
+            !(f->op == TTK_OP_SFPU && f->sub_op == TTK_SFPU_TOPK)) {
+            c[k++].block--;
+        }
+        for (int i = 0; i < k && !smaller; i++) {
+            if (fuzz_fails(x, &c[i], w, sizeof(w))) {
+                *f = c[i];
+                snprintf(why, n, "%s", w);
+                smaller = true;
+            }
+        }
+    }
+}
+
+static int fuzz(Opts *o, const uint8_t *fw, size_t fwn)
+{
+    Lib l = { 0 };
+    FuzzCtx x = { .l = &l, .o = o, .fw = fw, .fwn = fwn };
+    int fails = 0, runs = 0;
+    char why[200];
+
+    x.log = fuzz_qemu_log();
+    lib_open(&l, o->lib, false);
+    if (!lib_start(&l, o, fw, fwn)) {
+        return tt_done();
+    }
+    fuzz_log_news(x.log, &x.log_pos, why, sizeof(why));    /* start-up */
+    for (int i = 0; (o->replay || i < o->fuzz) && !l.wedged; i++) {
+        FuzzProg f;
+
+        if (o->replay) {
+            if (!fuzz_parse(o->replay, &f)) {
+                die("bad --replay '%s'", o->replay);
+            }
+        } else {
+            fuzz_make(o, o->seed + i, o->lib2 && lib_is_ttsim(o->lib2), &f);
+        }
+        runs++;
+        if (fuzz_fails(&x, &f, why, sizeof(why))) {
+            fails++;
+            tt_diag("%s fails: %s", f.name, why);
+            fuzz_shrink(&x, &f, why, sizeof(why));
+            tt_diag("shrunk: %s", why);
+            fuzz_print(&f, "# ");
+            tt_ok(false, "%s: %s", f.name, why);
+        }
+        if (o->replay) {
+            break;
+        }
+        if ((i + 1) % 1000 == 0) {
+            tt_diag("%d programs, %d failed, %d stopped %s", i + 1, fails,
+                    x.peer_stops, o->lib2 ? o->lib2 : "");
+        }
+    }
+    fuzz_peer_stop(&x.peer);
+    tt_ok(!fails && !l.wedged, "%d program(s) from seed %" PRIu64 " on %s%s%s: "
+          "%d failed%s; %d stopped %s", runs, o->seed, o->lib,
+          o->lib2 ? " and " : "", o->lib2 ? o->lib2 : "", fails,
+          l.wedged ? " (one hung: stopped)" : "", x.peer_stops,
+          o->lib2 ? o->lib2 : "(no --compare-lib)");
+    l.h.exit();
+    if (x.log) {
+        unlink(x.log);
+    }
+    return tt_done();
+}
+
 /* --------------------------------------------------------- --bench -- */
 
 /*
@@ -1427,6 +1982,8 @@ static void usage(int status)
             "[--fw IMAGE]\n"
             "       tt-kernel-run --stress N --case NAMES [--tiles N] "
             "[--timeout S] [--lib PATH]\n"
+            "       tt-kernel-run --fuzz N [--seed S] [--sfpu] "
+            "[--compare-lib PATH2] [--lib PATH]\n"
             "  --lib PATH          libttsim.so (default $TT_LIBTTSIM)\n"
             "  --fw IMAGE          tt-kernels.bin (default "
             "tensix-fw/tt-kernels.bin beside the program)\n"
@@ -1448,7 +2005,15 @@ static void usage(int status)
             "  --poll-us U         sleep between polls (0)\n"
             "  --stress N          run each case N times on --tiles tiles:\n"
             "                      the first checked against tt-ref, the\n"
-            "                      others against the first, no timeout\n");
+            "                      others against the first, no timeout\n"
+            "  --fuzz N            N random programs from --seed (each a\n"
+            "                      table case with new sizes, fidelity, Dst\n"
+            "                      width, formats, push mode and operands)\n"
+            "                      against tt-ref, no hang, no QEMU log\n"
+            "                      line; with --compare-lib bit for bit\n"
+            "                      (that library in a child process);\n"
+            "                      failures are shrunk and printed\n"
+            "  --replay 'SPEC'     one program --fuzz printed\n");
     exit(status);
 }
 
@@ -1473,6 +2038,8 @@ static void parse_args(int argc, char **argv, Opts *o)
         { "repeat", required_argument, NULL, 'r' },
         { "poll-us", required_argument, NULL, 'p' },
         { "stress", required_argument, NULL, 'R' },
+        { "fuzz", required_argument, NULL, 'F' },
+        { "replay", required_argument, NULL, 'P' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -1556,6 +2123,15 @@ static void parse_args(int argc, char **argv, Opts *o)
                 o->poll_us > 1000000) {
                 die("bad poll interval '%s' (0-1000000 us)", optarg);
             }
+            break;
+        case 'F':
+            if (sscanf(optarg, "%d%c", &o->fuzz, &junk) != 1 ||
+                o->fuzz < 1) {
+                die("bad program count '%s'", optarg);
+            }
+            break;
+        case 'P':
+            o->replay = optarg;
             break;
         case 'R':
             if (sscanf(optarg, "%d%c", &o->stress, &junk) != 1 ||
@@ -1674,6 +2250,12 @@ int main(int argc, char **argv)
         o.fw = default_fw(argv[0]);
     }
     fw = load_fw(o.fw, &fwn);
+    if (o.fuzz || o.replay) {
+        int status = fuzz(&o, fw, fwn);
+
+        free(fw);
+        return status;
+    }
     if (o.bench || o.stress) {
         int status = bench(&o, fw, fwn);
 

@@ -92,11 +92,11 @@ static void pack_hw_configure(uint32_t src, uint32_t dst, uint32_t fp32,
     CFG_RMW(THCON_SEC0_REG1_Disable_pack_zero_flags, 0);
     CFG_RMW(THCON_SEC0_REG1_Pack_L1_Acc, 0);
     /*
-     * Read_32b_data for a 32-bit Dst or a 32-bit packer input; signed
-     * Int8 by shifting (by 0), rounding and saturating
+     * Read_32b_data for a 32-bit Dst or a 32-bit packer input (and signed
+     * Int8 by rounding and saturating: INT_DESCALE stays off, as tt-llk
+     * leaves it)
      */
     CFG_SET(PCK_DEST_RD_CTRL_Read_32b_data, fp32 || src == TTK_FMT_FLOAT32);
-    CFG_RMW(INT_DESCALE_Enable, 0);
     gpr_wr(GPR_EXP0_SEC_SIZE,
            CFG_VAL(THCON_SEC0_REG1_Exp_section_size, exp_sec));
     gpr_sync(GPR_EXP0_SEC_SIZE);

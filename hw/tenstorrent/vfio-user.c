@@ -70,6 +70,7 @@
 #include "qom/object_interfaces.h"
 #include "system/system.h"
 #include "hw/tenstorrent/blackhole-soc.h"
+#include "hw/tenstorrent/dma-mailbox-abi.h"
 #include "hw/tenstorrent/host-map.h"
 #include "hw/tenstorrent/pcie.h"
 #include "libvfio-user.h"
@@ -78,10 +79,6 @@
 #define TYPE_TT_VFIO_USER "tt-vfio-user"
 OBJECT_DECLARE_SIMPLE_TYPE(TTVfioUser, TT_VFIO_USER)
 
-#define TT_MBOX_REGION      VFU_PCI_DEV_VGA_REGION_IDX
-#define TT_MBOX_DATA        0x1000
-#define TT_MBOX_DATA_SIZE   (64 * KiB)
-#define TT_MBOX_SIZE        (TT_MBOX_DATA + TT_MBOX_DATA_SIZE)
 #define TT_MBOX_TIMEOUT_MS  10000
 #define TT_VFU_MAX_DMA      16          /* libvfio-user's MAX_DMA_REGIONS */
 
@@ -92,8 +89,7 @@ typedef struct TTVfuDmaMap {
     uint32_t prot;
 } TTVfuDmaMap;
 
-enum { MBOX_CTRL = 0x00, MBOX_STATUS = 0x04, MBOX_DIR = 0x08,
-       MBOX_LEN = 0x0c, MBOX_ADDR = 0x10, MBOX_DONE = 0x18 };
+QEMU_BUILD_BUG_ON(TT_MBOX_REGION_INDEX != VFU_PCI_DEV_VGA_REGION_IDX);
 
 struct TTVfioUser {
     Object parent_obj;
@@ -133,6 +129,7 @@ struct TTVfioUser {
     QemuMutex mbox_lock;
     QemuCond mbox_cond;
     bool mbox_on, pending, done;
+    bool mbox_inline;           /* the client serves inline requests */
     uint32_t dir, len;
     uint64_t addr;
     uint8_t *shm;               /* the region: mirror page, then DATA */
@@ -192,13 +189,13 @@ static void tt_vfu_mbox_mirror(TTVfioUser *o, uint32_t status)
     uint32_t *w = (uint32_t *)o->shm;
 
     if (status) {
-        w[MBOX_DIR / 4] = cpu_to_le32(o->dir);
-        w[MBOX_LEN / 4] = cpu_to_le32(o->len);
-        w[MBOX_ADDR / 4] = cpu_to_le32(o->addr);
-        w[MBOX_ADDR / 4 + 1] = cpu_to_le32(o->addr >> 32);
+        w[TT_MBOX_DIR / 4] = cpu_to_le32(o->dir);
+        w[TT_MBOX_LEN / 4] = cpu_to_le32(o->len);
+        w[TT_MBOX_ADDR / 4] = cpu_to_le32(o->addr);
+        w[TT_MBOX_ADDR / 4 + 1] = cpu_to_le32(o->addr >> 32);
     }
     /* the client reads STATUS first: everything before it must be there */
-    qatomic_store_release(&w[MBOX_STATUS / 4], cpu_to_le32(status));
+    qatomic_store_release(&w[TT_MBOX_STATUS / 4], cpu_to_le32(status));
 }
 
 /* Post one piece to the mailbox and wait until the client served it */
@@ -239,6 +236,55 @@ static bool tt_vfu_mbox_piece(TTVfioUser *o, uint64_t addr, uint8_t *buf,
     return ok;
 }
 
+/*
+ * An inline request (dma-mailbox-abi.h), from the server thread inside a
+ * client access that reached host memory: posted in the shared memory,
+ * served by the client while it waits for that access's reply
+ */
+static bool tt_vfu_mbox_inline(TTVfioUser *o, uint64_t addr, uint8_t *buf,
+                               uint32_t len, bool write)
+{
+    uint32_t *w = (uint32_t *)o->shm;
+    int64_t deadline = qemu_clock_get_ms(QEMU_CLOCK_REALTIME) +
+                       TT_MBOX_TIMEOUT_MS;
+    unsigned spins = 0;
+    bool ok;
+
+    w[TT_MBOX_IN_DIR / 4] = cpu_to_le32(write ? TT_MBOX_DIR_TO_HOST
+                                              : TT_MBOX_DIR_TO_DEVICE);
+    w[TT_MBOX_IN_LEN / 4] = cpu_to_le32(len);
+    w[TT_MBOX_IN_ADDR / 4] = cpu_to_le32(addr);
+    w[TT_MBOX_IN_ADDR / 4 + 1] = cpu_to_le32(addr >> 32);
+    if (write) {
+        memcpy(o->shm + TT_MBOX_IN_DATA, buf, len);
+    }
+    qatomic_set(&w[TT_MBOX_IN_DONE / 4], 0);
+    trace_tt_vfu_mbox_post(addr, len, write);
+    /* the client reads IN_STATUS first: the rest must be there before it */
+    qatomic_store_release(&w[TT_MBOX_IN_STATUS / 4], cpu_to_le32(1));
+    while (!(ok = qatomic_load_acquire(&w[TT_MBOX_IN_DONE / 4]) != 0) &&
+           qatomic_read(&o->mbox_on)) {
+        /* the client answers within microseconds, or a poll period */
+        if (++spins < 1000) {
+            cpu_relax();
+        } else if (qemu_clock_get_ms(QEMU_CLOCK_REALTIME) > deadline) {
+            break;
+        } else {
+            g_usleep(20);
+        }
+    }
+    qatomic_store_release(&w[TT_MBOX_IN_STATUS / 4], 0);
+    if (ok && !write) {
+        memcpy(buf, o->shm + TT_MBOX_IN_DATA, len);
+    }
+    if (!ok) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: the client did not "
+                      "serve a %u-byte DMA %s at 0x%" PRIx64 " inside its "
+                      "own access\n", len, write ? "write" : "read", addr);
+    }
+    return ok;
+}
+
 static MemTxResult tt_vfu_dma_unlocked(TTVfioUser *o, uint64_t addr,
                                        uint8_t *p, uint64_t len, bool write)
 {
@@ -252,10 +298,24 @@ static MemTxResult tt_vfu_dma_unlocked(TTVfioUser *o, uint64_t addr,
         return MEMTX_DECODE_ERROR;
     }
     if (qemu_thread_is_self(&o->thread)) {
-        /* a host access looped back to host memory: no one can serve it */
-        qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: host memory at 0x%"
-                      PRIx64 " reached from a host access; dropped\n", addr);
-        return MEMTX_ERROR;
+        /*
+         * A host access looped back to host memory: only a client that
+         * serves inline requests can answer before its access completes
+         */
+        if (!qatomic_read(&o->mbox_inline)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: host memory at 0x%"
+                          PRIx64 " reached from a host access of a client "
+                          "that serves no inline requests; dropped\n", addr);
+            return MEMTX_ERROR;
+        }
+        for (uint64_t done = 0; done < len; done += TT_MBOX_IN_DATA_SIZE) {
+            uint32_t n = MIN(len - done, TT_MBOX_IN_DATA_SIZE);
+
+            if (!tt_vfu_mbox_inline(o, addr + done, p + done, n, write)) {
+                return MEMTX_ERROR;
+            }
+        }
+        return MEMTX_OK;
     }
     QEMU_LOCK_GUARD(&o->mbox_serial);
     for (uint64_t done = 0; done < len; done += TT_MBOX_DATA_SIZE) {
@@ -311,32 +371,36 @@ static ssize_t tt_vfu_mbox_access(vfu_ctx_t *ctx, char *buf, size_t count,
         }
         return count;
     }
-    if (count != 4 && !(off == MBOX_ADDR && count == 8)) {
+    if (count != 4 && !(off == TT_MBOX_ADDR && count == 8)) {
         errno = EINVAL;
         return -1;
     }
     if (is_write) {
         memcpy(&v, buf, 4);
         v = le32_to_cpu(v);
-        if (off == MBOX_CTRL) {
-            qatomic_set(&o->mbox_on, v & 1);
+        if (off == TT_MBOX_CTRL) {
+            qatomic_set(&o->mbox_on, v & TT_MBOX_CTRL_ON);
+            /* inline requests live in shared memory: a mapped region */
+            qatomic_set(&o->mbox_inline, (v & TT_MBOX_CTRL_INLINE) &&
+                        (v & TT_MBOX_CTRL_ON) && o->shm_fd >= 0);
             trace_tt_vfu_mbox_ctrl(v);
-        } else if (off == MBOX_DONE && v == 1 && o->pending) {
+        } else if (off == TT_MBOX_DONE && v == 1 && o->pending) {
             o->done = true;
             tt_vfu_mbox_mirror(o, 0);
         }
         qemu_cond_broadcast(&o->mbox_cond);
         return count;
     }
-    if (off == MBOX_ADDR) {
+    if (off == TT_MBOX_ADDR) {
         uint64_t a = cpu_to_le64(o->addr);
 
         memcpy(buf, &a, count);
         return count;
     }
-    v = off == MBOX_CTRL ? o->mbox_on : off == MBOX_STATUS ? o->pending &&
-        !o->done : off == MBOX_DIR ? o->dir : off == MBOX_LEN ? o->len :
-        off == MBOX_ADDR + 4 ? o->addr >> 32 : 0;
+    v = off == TT_MBOX_CTRL ? o->mbox_on | o->mbox_inline << 1 :
+        off == TT_MBOX_STATUS ? o->pending && !o->done :
+        off == TT_MBOX_DIR ? o->dir : off == TT_MBOX_LEN ? o->len :
+        off == TT_MBOX_ADDR + 4 ? o->addr >> 32 : 0;
     v = cpu_to_le32(v);
     memcpy(buf, &v, 4);
     return count;
@@ -544,7 +608,7 @@ static bool tt_vfu_setup_pci(TTVfioUser *o, Error **errp)
     if (o->hm && !tt_vfu_setup_host_map(o, errp)) {
         return false;
     }
-    if (vfu_setup_region(ctx, TT_MBOX_REGION, TT_MBOX_SIZE,
+    if (vfu_setup_region(ctx, TT_MBOX_REGION_INDEX, TT_MBOX_SIZE,
                          tt_vfu_mbox_access, VFU_REGION_FLAG_RW, NULL, 0,
                          o->shm_fd, 0) ||
         !tt_vfu_add_caps(ctx) ||
@@ -588,6 +652,7 @@ static void tt_vfu_run(TTVfioUser *o)
                     "state for the next one", o->socket);
         qemu_mutex_lock(&o->mbox_lock);
         o->mbox_on = false;
+        o->mbox_inline = false;
         qemu_cond_broadcast(&o->mbox_cond);
         qemu_mutex_unlock(&o->mbox_lock);
         WITH_QEMU_LOCK_GUARD(&o->ctx_lock) {

@@ -53,6 +53,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "hw/tenstorrent/dma-mailbox-abi.h"
 #include "emu-launch.h"
 #include "libttsim.h"
 #include "mapped.h"
@@ -67,21 +68,6 @@
 #define PCI_BAR_END             0x28    /* BAR0..BAR5 dwords */
 #define PCI_BAR_MEM_TYPE_64     0x4     /* bits 2:1 = 10b: 64-bit memory */
 
-/*
- * Host DMA mailbox, a device-specific region of the tt-vfio-user server
- * (hw/tenstorrent/vfio-user.c).  Little-endian registers.
- */
-#define MBOX_CTRL               0x00    /* W: 1 enable, 0 disable */
-#define MBOX_STATUS             0x04    /* R: 1 while a request is pending */
-#define MBOX_DIR                0x08    /* R: 0 device reads host memory */
-#define MBOX_LEN                0x0c    /* R: bytes, <= MBOX_DATA_SIZE */
-#define MBOX_ADDR               0x10    /* R: 64-bit host address */
-#define MBOX_DONE               0x18    /* W: 1 when served */
-#define MBOX_DATA               0x1000
-#define MBOX_DATA_SIZE          0x10000
-#define MBOX_SIZE               (MBOX_DATA + MBOX_DATA_SIZE)
-#define MBOX_DIR_TO_DEVICE      0       /* copy host memory into DATA */
-#define MBOX_DIR_TO_HOST        1       /* copy DATA into host memory */
 
 /*
  * The BAR0 TLB window used by tile_rd/wr_bytes: 2 MiB windows, the
@@ -125,7 +111,7 @@ typedef struct TTSim {
     int mbox_region;            /* -1: the server has no mailbox */
     bool mbox_on;
     uint8_t *mbox_map;          /* the region mapped, or NULL: by message */
-    uint8_t mbox_buf[MBOX_DATA_SIZE];
+    uint8_t mbox_buf[TT_MBOX_DATA_SIZE];
 
     uint32_t cfg_size;          /* config space region size */
     uint32_t bar_sizing;        /* BAR dwords last written with ~0 */
@@ -251,7 +237,7 @@ static uint32_t tts_mbox_reg(uint64_t off)
     if (!tts.mbox_map) {
         return tts_mbox_rd32(off);
     }
-    if (off == MBOX_STATUS) {
+    if (off == TT_MBOX_STATUS) {
         return __atomic_load_n((uint32_t *)(tts.mbox_map + off),
                                __ATOMIC_ACQUIRE);
     }
@@ -263,42 +249,78 @@ static uint32_t tts_mbox_reg(uint64_t off)
 static void tts_mbox_data(bool write, uint32_t len)
 {
     if (!tts.mbox_map) {
-        tts_mbox_rw(write, MBOX_DATA, tts.mbox_buf, len);
+        tts_mbox_rw(write, TT_MBOX_DATA, tts.mbox_buf, len);
     } else if (write) {
-        memcpy(tts.mbox_map + MBOX_DATA, tts.mbox_buf, len);
+        memcpy(tts.mbox_map + TT_MBOX_DATA, tts.mbox_buf, len);
     } else {
-        memcpy(tts.mbox_buf, tts.mbox_map + MBOX_DATA, len);
+        memcpy(tts.mbox_buf, tts.mbox_map + TT_MBOX_DATA, len);
     }
 }
 
 /* Serve one pending request: move the data, then say DONE (by message) */
 static void tts_dma_serve_one(void)
 {
-    uint32_t dir = tts_mbox_reg(MBOX_DIR);
-    uint32_t len = tts_mbox_reg(MBOX_LEN);
+    uint32_t dir = tts_mbox_reg(TT_MBOX_DIR);
+    uint32_t len = tts_mbox_reg(TT_MBOX_LEN);
     uint64_t addr;
 
     if (tts.mbox_map) {
-        memcpy(&addr, tts.mbox_map + MBOX_ADDR, sizeof(addr));
+        memcpy(&addr, tts.mbox_map + TT_MBOX_ADDR, sizeof(addr));
     } else {
-        tts_mbox_rw(false, MBOX_ADDR, &addr, sizeof(addr));   /* 8 bytes */
+        tts_mbox_rw(false, TT_MBOX_ADDR, &addr, sizeof(addr));   /* 8 bytes */
     }
 
-    if (len > MBOX_DATA_SIZE ||
-        (dir != MBOX_DIR_TO_DEVICE && dir != MBOX_DIR_TO_HOST)) {
+    if (len > TT_MBOX_DATA_SIZE ||
+        (dir != TT_MBOX_DIR_TO_DEVICE && dir != TT_MBOX_DIR_TO_HOST)) {
         fprintf(stderr, "libttsim: bad host DMA request from the emulator: "
                 "dir %u len 0x%x addr 0x%llx\n", dir, len,
                 (unsigned long long)addr);
         tts_fatal();
     }
-    if (len > 0 && dir == MBOX_DIR_TO_DEVICE) {
+    if (len > 0 && dir == TT_MBOX_DIR_TO_DEVICE) {
         tts.dma_rd(addr, tts.mbox_buf, len);
         tts_mbox_data(true, len);
     } else if (len > 0) {
         tts_mbox_data(false, len);
         tts.dma_wr(addr, tts.mbox_buf, len);
     }
-    tts_mbox_wr32(MBOX_DONE, 1);
+    tts_mbox_wr32(TT_MBOX_DONE, 1);
+}
+
+/*
+ * An inline request (dma-mailbox-abi.h): an access of ours reached host
+ * memory, and the server thread waits inside it for us.  Served while
+ * we wait for any reply (the client's wait hook), through the mapping
+ * alone: no message can pass until our access completes.  Like ttsim,
+ * the host's callbacks then run inside its own libttsim call.
+ */
+static void tts_mbox_inline(void *opaque)
+{
+    uint8_t *m = tts.mbox_map;
+    uint32_t dir, len;
+    uint64_t addr;
+
+    if (!__atomic_load_n((uint32_t *)(m + TT_MBOX_IN_STATUS),
+                         __ATOMIC_ACQUIRE) ||
+        __atomic_load_n((uint32_t *)(m + TT_MBOX_IN_DONE), __ATOMIC_RELAXED)) {
+        return;
+    }
+    memcpy(&dir, m + TT_MBOX_IN_DIR, 4);
+    memcpy(&len, m + TT_MBOX_IN_LEN, 4);
+    memcpy(&addr, m + TT_MBOX_IN_ADDR, 8);
+    if (len > TT_MBOX_IN_DATA_SIZE ||
+        (dir != TT_MBOX_DIR_TO_DEVICE && dir != TT_MBOX_DIR_TO_HOST)) {
+        fprintf(stderr, "libttsim: bad inline host DMA request from the "
+                "emulator: dir %u len 0x%x addr 0x%llx\n", dir, len,
+                (unsigned long long)addr);
+        tts_fatal();
+    }
+    if (len > 0 && dir == TT_MBOX_DIR_TO_DEVICE) {
+        tts.dma_rd(addr, m + TT_MBOX_IN_DATA, len);
+    } else if (len > 0) {
+        tts.dma_wr(addr, m + TT_MBOX_IN_DATA, len);
+    }
+    __atomic_store_n((uint32_t *)(m + TT_MBOX_IN_DONE), 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -313,7 +335,7 @@ static void tts_dma_serve(void)
     if (!tts.mbox_on) {
         return;
     }
-    while (tts_mbox_reg(MBOX_STATUS) != 0) {
+    while (tts_mbox_reg(TT_MBOX_STATUS) != 0) {
         tts_dma_serve_one();
     }
 }
@@ -336,7 +358,7 @@ static int tts_find_mailbox(void)
 
         sscanf(env, "%u", &idx);
         r = vfu_client_region(&tts.vfu, idx);
-        if (!r || r->size != MBOX_SIZE || (r->flags & rw) != rw) {
+        if (!r || r->size != TT_MBOX_SIZE || (r->flags & rw) != rw) {
             fprintf(stderr, "libttsim: TT_EMU_DMA_REGION=%s is not a host "
                     "DMA mailbox region\n", env);
             return -1;
@@ -346,7 +368,7 @@ static int tts_find_mailbox(void)
     for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
         const VfuRegionInfo *r = vfu_client_region(&tts.vfu, candidates[i]);
 
-        if (r && r->size == MBOX_SIZE && (r->flags & rw) == rw) {
+        if (r && r->size == TT_MBOX_SIZE && (r->flags & rw) == rw) {
             return candidates[i];
         }
     }
@@ -359,10 +381,10 @@ static void tts_mbox_map(void)
     const VfuRegionInfo *r = vfu_client_region(&tts.vfu, tts.mbox_region);
     void *p;
 
-    if (!r || !r->mappable || r->map_start != 0 || r->map_size != MBOX_SIZE) {
+    if (!r || !r->mappable || r->map_start != 0 || r->map_size != TT_MBOX_SIZE) {
         return;
     }
-    p = mmap(NULL, MBOX_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, r->map_fd,
+    p = mmap(NULL, TT_MBOX_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, r->map_fd,
              r->map_offset);
     if (p == MAP_FAILED) {
         fprintf(stderr, "libttsim: warning: cannot map the host DMA mailbox "
@@ -385,8 +407,12 @@ static void tts_mbox_update(void)
         return;
     }
     if (want != tts.mbox_on) {
-        tts_mbox_wr32(MBOX_CTRL, want);
+        /* with the region mapped, inline requests too */
+        tts_mbox_wr32(TT_MBOX_CTRL, !want ? 0 : tts.mbox_map
+                      ? TT_MBOX_CTRL_ON | TT_MBOX_CTRL_INLINE
+                      : TT_MBOX_CTRL_ON);
         tts.mbox_on = want;
+        tts.vfu.wait_hook = want && tts.mbox_map ? tts_mbox_inline : NULL;
     }
 }
 
@@ -803,12 +829,13 @@ TTS_EXPORT void libttsim_exit(void)
          * still pending fails on its side once the mailbox is off.
          */
         if (tts.mbox_on) {
-            (void)vfu_client_write32(&tts.vfu, tts.mbox_region, MBOX_CTRL,
+            (void)vfu_client_write32(&tts.vfu, tts.mbox_region, TT_MBOX_CTRL,
                                      0);
             tts.mbox_on = false;
+            tts.vfu.wait_hook = NULL;
         }
         if (tts.mbox_map) {
-            munmap(tts.mbox_map, MBOX_SIZE);
+            munmap(tts.mbox_map, TT_MBOX_SIZE);
             tts.mbox_map = NULL;
         }
         /* sends the last wake-ups: cores may be waiting for a final write */

@@ -325,6 +325,45 @@ static void test_dma(const TTHostLib *api)
 }
 
 /*
+ * Host memory reached from a host access (tt-umd's sysmem path,
+ * TestDeviceIOFixture.SysmemReadWrite): a TLB window onto the PCIe tile's
+ * host range (NOC address bit 60) through the outbound iATU.  The server
+ * answers the access only once the host's callbacks ran, inside the same
+ * libttsim call; 4 bytes, then 40 KiB (several mailbox pieces).
+ */
+#define SYSMEM_NOC          0x2000          /* -> host 1 MiB + 8 KiB */
+#define SYSMEM_LEN          0xa000
+
+static void test_sysmem_loopback(const TTHostLib *api)
+{
+    static uint8_t out[SYSMEM_LEN], in[SYSMEM_LEN];
+    uint8_t *host = host_mem + IATU_HOST_BASE + SYSMEM_NOC;
+    uint64_t at;
+    uint32_t v = 0xdeadbeef, back = 0;
+    unsigned calls = dma_calls;
+
+    iatu_setup(api);
+    at = tt_host_tlb_unicast(api, TEST_WINDOW, 19, 24,
+                             (uint64_t)NOC_PCIE_IATU_MID << 32 | SYSMEM_NOC);
+    api->mem_wr(at, &v, 4);
+    tt_ok(!memcmp(host, &v, 4) && dma_calls > calls,
+          "a 4-byte write through a window onto the PCIe tile reached host "
+          "memory through the callbacks, inside the call");
+    memcpy(host, "\x78\x56\x34\x12", 4);
+    api->mem_rd(at, &back, 4);
+    tt_ok(back == 0x12345678, "a 4-byte read through it got host memory "
+          "(0x%08x)", back);
+    tt_fill(out, sizeof(out), 7);
+    api->mem_wr(at, out, sizeof(out));
+    tt_ok(!memcmp(host, out, sizeof(out)), "a %u-byte write reached host "
+          "memory", SYSMEM_LEN);
+    tt_fill(host, sizeof(out), 8);
+    api->mem_rd(at, in, sizeof(in));
+    tt_ok(!memcmp(host, in, sizeof(in)), "a %u-byte read got host memory",
+          SYSMEM_LEN);
+}
+
+/*
  * Host-to-device DMA with the PCIe controller's eDMA read channel,
  * as tt-umd programs it: host memory through the callbacks into an L1
  * behind a TLB window (DAR is a BAR0 offset); the transfer size reads 0
@@ -402,6 +441,7 @@ int main(int argc, char **argv)
     test_arc(&api);
     test_tile_calls(&api);
     test_dma(&api);
+    test_sysmem_loopback(&api);
     test_edma(&api);
 
     api.clock(10);

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,15 +225,23 @@ static int64_t vfu_now_ns(void)
 static ssize_t vfu_recvmsg(VfuClient *c, struct msghdr *mh)
 {
     int64_t end = vfu_now_ns() + c->poll_ns;
+    struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 
-    if (c->poll_ns > 0) {
+    if (c->poll_ns > 0 || c->wait_hook) {
         do {
             ssize_t n = recvmsg(c->fd, mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
 
             if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
                 return n;
             }
+            if (c->wait_hook) {
+                c->wait_hook(c->wait_opaque);
+            }
         } while (vfu_now_ns() < end);
+    }
+    /* then sleep, waking each millisecond for the hook */
+    while (c->wait_hook && poll(&pfd, 1, 1) == 0) {
+        c->wait_hook(c->wait_opaque);
     }
     return recvmsg(c->fd, mh, MSG_CMSG_CLOEXEC);
 }

@@ -71,6 +71,12 @@ typedef struct VfuClient {
     VfuRegionInfo region[VFU_MAX_REGIONS];
     bool debug;                 /* TT_EMU_DEBUG: trace every message */
     int64_t poll_ns;            /* poll this long for a reply, then sleep */
+    /*
+     * Called again and again while a reply is awaited (at least every
+     * millisecond): work the server needs done before it can answer
+     */
+    void (*wait_hook)(void *opaque);
+    void *wait_opaque;
     bool keep_fd;               /* keep the next descriptor received */
     int rx_fd;                  /* the one kept, or -1 */
 } VfuClient;

@@ -304,8 +304,8 @@ static MemTxResult tt_vfu_dma_unlocked(TTVfioUser *o, uint64_t addr,
          */
         if (!qatomic_read(&o->mbox_inline)) {
             qemu_log_mask(LOG_GUEST_ERROR, "tt-vfio-user: host memory at 0x%"
-                          PRIx64 " reached from a host access of a client "
-                          "that serves no inline requests; dropped\n", addr);
+                          PRIx64 " reached from a host access; dropped (the "
+                          "client serves no inline requests)\n", addr);
             return MEMTX_ERROR;
         }
         for (uint64_t done = 0; done < len; done += TT_MBOX_IN_DATA_SIZE) {

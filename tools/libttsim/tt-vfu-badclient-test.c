@@ -38,6 +38,7 @@
 #include <sys/un.h>
 #include <time.h>
 
+#include "hw/tenstorrent/dma-mailbox-abi.h"
 #include "hw/tenstorrent/host-map-abi.h"
 #include "tt-test.h"
 #include "vfu-client.h"
@@ -75,12 +76,6 @@ typedef struct DmaUnmap {
 #define EDMA_SAR            0x120
 #define EDMA_DAR            0x128
 #define EDMA_L1_DST         0x20000     /* not the pattern's */
-
-/* Region 8: the host DMA mailbox (hw/tenstorrent/vfio-user.c) */
-#define MBOX_CTRL           0x00
-#define MBOX_STATUS         0x04
-#define MBOX_DATA           0x1000
-#define MBOX_SIZE           0x11000
 
 /* The host map: tile (1, 2) is tile 0, (2, 2) tile 10 (column-major) */
 #define HM_TILE             0
@@ -451,28 +446,28 @@ static bool mailbox_shared(void)
         return false;
     }
     r = vfu_client_region(&c, VFU_REGION_VGA);
-    ok = r && r->mappable && r->map_start == 0 && r->map_size == MBOX_SIZE;
+    ok = r && r->mappable && r->map_start == 0 && r->map_size == TT_MBOX_SIZE;
     printf("# region 8: %s, area [0x%llx, +0x%llx)\n",
            r && r->mappable ? "mappable" : "not mappable",
            r ? (unsigned long long)r->map_start : 0ull,
            r ? (unsigned long long)r->map_size : 0ull);
     if (ok) {
-        m = mmap(NULL, MBOX_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+        m = mmap(NULL, TT_MBOX_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
                  r->map_fd, r->map_offset);
         ok = m != MAP_FAILED;
     }
     if (ok) {
         tt_fill(a, sizeof(a), 0x5a5a01);
         tt_fill(b, sizeof(b), 0x5a5a02);
-        memcpy(m + MBOX_DATA, a, sizeof(a));
-        ok = vfu_client_read(&c, VFU_REGION_VGA, MBOX_DATA, got,
+        memcpy(m + TT_MBOX_DATA, a, sizeof(a));
+        ok = vfu_client_read(&c, VFU_REGION_VGA, TT_MBOX_DATA, got,
                              sizeof(got)) == 0 && !memcmp(got, a, sizeof(a)) &&
-             vfu_client_write(&c, VFU_REGION_VGA, MBOX_DATA + 16, b,
+             vfu_client_write(&c, VFU_REGION_VGA, TT_MBOX_DATA + 16, b,
                               sizeof(b)) == 0 &&
-             !memcmp(m + MBOX_DATA + 16, b, sizeof(b)) &&
-             __atomic_load_n((uint32_t *)(m + MBOX_STATUS),
+             !memcmp(m + TT_MBOX_DATA + 16, b, sizeof(b)) &&
+             __atomic_load_n((uint32_t *)(m + TT_MBOX_STATUS),
                              __ATOMIC_ACQUIRE) == 0;
-        munmap(m, MBOX_SIZE);
+        munmap(m, TT_MBOX_SIZE);
     }
     vfu_client_close(&c);
     return ok;
@@ -832,7 +827,7 @@ static bool zero_count(void)
 
 static bool bad_mailbox_access(void)
 {
-    return bad_access(VFU_CMD_REGION_READ, VFU_REGION_VGA, MBOX_STATUS, 2, 0);
+    return bad_access(VFU_CMD_REGION_READ, VFU_REGION_VGA, TT_MBOX_STATUS, 2, 0);
 }
 
 /* No register starts at offset 1 */
@@ -1055,11 +1050,11 @@ static bool dma_pending(VfuClient *c)
     double end = now() + REPLY_WAIT_S;
     uint32_t v = 0;
 
-    if (vfu_client_write32(c, VFU_REGION_VGA, MBOX_CTRL, 1) < 0 ||
+    if (vfu_client_write32(c, VFU_REGION_VGA, TT_MBOX_CTRL, 1) < 0 ||
         !edma_start(c, 0x200000, 0x20000)) {
         return false;
     }
-    while (vfu_client_read32(c, VFU_REGION_VGA, MBOX_STATUS, &v) == 0 &&
+    while (vfu_client_read32(c, VFU_REGION_VGA, TT_MBOX_STATUS, &v) == 0 &&
            v != 1 && now() < end) {
         sleep_ms(1);
     }
@@ -1075,7 +1070,7 @@ static bool mailbox_off_pending(void)
         return false;
     }
     ok = dma_pending(&c) &&
-         vfu_client_write32(&c, VFU_REGION_VGA, MBOX_CTRL, 0) == 0 &&
+         vfu_client_write32(&c, VFU_REGION_VGA, TT_MBOX_CTRL, 0) == 0 &&
          edma_wait(&c, DMA_RELEASE_S);
     vfu_client_close(&c);
     return ok;
@@ -1127,7 +1122,7 @@ static bool killed_mid_dma(void)
         return false;
     }
     posted = edma_wait(&c, DMA_RELEASE_S) &&
-             vfu_client_read32(&c, VFU_REGION_VGA, MBOX_CTRL, &ctrl) == 0;
+             vfu_client_read32(&c, VFU_REGION_VGA, TT_MBOX_CTRL, &ctrl) == 0;
     printf("# DMA released %.3f s after the client died; mailbox %s\n",
            now() - t0, ctrl ? "still on" : "off");
     vfu_client_close(&c);
@@ -1385,7 +1380,7 @@ static bool bar_to_host_during_mailbox_dma(void)
     t = now() - t0;
     printf("# BAR0 write to host memory answered in %.3f s\n", t);
     ok = ok && t < DMA_RELEASE_S &&
-         vfu_client_write32(&c, VFU_REGION_VGA, MBOX_CTRL, 0) == 0 &&
+         vfu_client_write32(&c, VFU_REGION_VGA, TT_MBOX_CTRL, 0) == 0 &&
          edma_wait(&c, DMA_RELEASE_S);
     vfu_client_close(&c);
     return ok && qemu_alive();

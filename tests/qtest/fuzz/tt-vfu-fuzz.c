@@ -49,6 +49,7 @@
 #include "qemu/main-loop.h"
 #include "qemu/memfd.h"
 #include "qemu/units.h"
+#include "hw/tenstorrent/dma-mailbox-abi.h"
 #include "hw/tenstorrent/dram.h"
 #include "hw/tenstorrent/host-map-abi.h"
 #include "hw/tenstorrent/pcie.h"
@@ -73,8 +74,6 @@
 
 /* libvfio-user's region indices (vfio's VFIO_PCI_*_REGION_INDEX) */
 #define TT_VFU_CFG_REGION   7
-#define TT_VFU_MBOX_REGION  8
-#define TT_VFU_MBOX_DATA    0x1000
 
 /* DesignWare eDMA read channel 0 in BAR2 (as hw/tenstorrent/pcie.c) */
 #define TT_VFU_EDMA_DOORBELL 0x104u
@@ -503,8 +502,8 @@ static uint64_t tt_vfu_offset(TTVfuFuzz *f, uint32_t region)
                        : v % TT_PCIE_BAR4_SIZE;
     case TT_VFU_CFG_REGION:
         return v % 0x1000;
-    case TT_VFU_MBOX_REGION:
-        return sel & 1 ? v % 0x20 : TT_VFU_MBOX_DATA + v % (64 * KiB);
+    case TT_MBOX_REGION_INDEX:
+        return sel & 1 ? v % 0x20 : TT_MBOX_DATA + v % (64 * KiB);
     case TT_HM_RAM_REGION:
         if (sel & 1) {
             return (uint64_t)(sel >> 1) % TT_VFU_TILES *
@@ -522,7 +521,7 @@ static uint64_t tt_vfu_offset(TTVfuFuzz *f, uint32_t region)
 static uint32_t tt_vfu_region(TTVfuFuzz *f)
 {
     static const uint8_t regions[] = {
-        0, 0, 0, 2, 2, 4, TT_VFU_CFG_REGION, TT_VFU_MBOX_REGION,
+        0, 0, 0, 2, 2, 4, TT_VFU_CFG_REGION, TT_MBOX_REGION_INDEX,
         TT_HM_RAM_REGION, TT_HM_CTRL_REGION,
     };
     uint8_t sel = in8(f);
@@ -712,20 +711,20 @@ static void tt_vfu_edma(TTVfuFuzz *f)
     tt_vfu_writel(f, 2, TT_VFU_EDMA_SAR_LO + 12, 0);
     tt_vfu_writel(f, 2, TT_VFU_EDMA_SIZE, size);
     if (serve) {
-        tt_vfu_writel(f, TT_VFU_MBOX_REGION, 0, 1);     /* CTRL: on */
+        tt_vfu_writel(f, TT_MBOX_REGION_INDEX, TT_MBOX_CTRL, TT_MBOX_CTRL_ON);
     }
     tt_vfu_writel(f, 2, TT_VFU_EDMA_DOORBELL, 1);
     for (int i = 0; starts && i < 100 && f->sock >= 0; i++) {
         if (!tt_vfu_readl(f, 2, TT_VFU_EDMA_SIZE)) {
             break;
         }
-        if (serve && tt_vfu_readl(f, TT_VFU_MBOX_REGION, 4)) {
+        if (serve && tt_vfu_readl(f, TT_MBOX_REGION_INDEX, TT_MBOX_STATUS)) {
             uint8_t data[64];
 
             in_bytes(f, data, sizeof(data));
-            tt_vfu_access(f, TT_VFU_MBOX_REGION, TT_VFU_MBOX_DATA,
+            tt_vfu_access(f, TT_MBOX_REGION_INDEX, TT_MBOX_DATA,
                           sizeof(data), true, data, NULL);
-            tt_vfu_writel(f, TT_VFU_MBOX_REGION, 0x18, 1);  /* DONE */
+            tt_vfu_writel(f, TT_MBOX_REGION_INDEX, TT_MBOX_DONE, 1);
             continue;
         }
         g_usleep(200);

@@ -131,6 +131,10 @@ fuzz-tensix: deps qemu libttsim kernel-run
 	    --lib $(BUILD)/libttsim/libttsim.so --sfpu --sfpu-macro \
 	    --fuzz $(FUZZ_TENSIX_PROGRAMS) --seed $(FUZZ_TENSIX_SEED) \
 	    $(if $(TTSIM_LIB),--compare-lib $(TTSIM_LIB))
+	@TT_EMU_QEMU=$(QEMU) $(BUILD)/tt-kernel-run \
+	    --lib $(BUILD)/libttsim/libttsim.so --sfpu --sfpu-macro \
+	    --fuzz $(FUZZ_TENSIX_PROGRAMS) --seed $(FUZZ_TENSIX_SEED) \
+	    --fuzz-invalid
 
 check-full: check
 	@TT_STRESS_RUNS="1000 100" tests/run-tests.sh $(BUILD) tensix-stress

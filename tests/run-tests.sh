@@ -211,12 +211,16 @@ suite host tensix-stress tensix_stress
 # The differential fuzzer's smoke: 500 random programs of the tt-llk shape
 # from seed 1 (tt-kernel-run --fuzz), each against tt-ref, with no hang
 # and no line in QEMU's guest-error log; with TTSIM_LIB also bit for bit
-# against ttsim (make fuzz-tensix runs more)
+# against ttsim; then 300 with invalid words added, each of which must be
+# logged while the results stay right (make fuzz-tensix runs more)
 tensix_fuzz() {
-    TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 1200 \
+    (TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 1200 \
         "$B/tt-kernel-run" --lib "$B/libttsim/libttsim.so" --sfpu \
         --sfpu-macro --fuzz 500 --seed 1 --timeout 30 \
-        ${TTSIM_LIB:+--compare-lib "$TTSIM_LIB"} \
+        ${TTSIM_LIB:+--compare-lib "$TTSIM_LIB"} &&
+     TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 1200 \
+        "$B/tt-kernel-run" --lib "$B/libttsim/libttsim.so" --sfpu \
+        --sfpu-macro --fuzz 300 --seed 2 --timeout 30 --fuzz-invalid) \
         > "$log/tensix-fuzz.log" 2>&1
     count "$log/tensix-fuzz.log" tensix-fuzz $?
     [ -n "${TTSIM_LIB:-}" ] ||

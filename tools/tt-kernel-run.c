@@ -50,6 +50,8 @@
 #include "tt-host.h"
 #include "tt-ref.h"
 #include "kernel-params.h"
+#include "tt-tensix-config.h"   /* generated: TT_CFG_WORDS, TT_THCFG_WORDS */
+#include "tt-tensix-enc.h"      /* generated: TT_ENC_<MNEMONIC>() */
 
 #define WIN_L1              32      /* windows >= 32: no strided multicast */
 #define WIN_REGS            33
@@ -92,6 +94,7 @@ typedef struct Opts {
     int dims[3];            /* mt, kt, nt; 0: the case's own */
     unsigned poll_us;
     int stress;             /* --stress: runs per case, 0: off */
+    bool fuzz_invalid;      /* --fuzz-invalid: add invalid words */
     int fuzz;               /* --fuzz: programs, 0: off */
     const char *replay;     /* --replay: one fuzz program */
 } Opts;
@@ -137,6 +140,9 @@ typedef struct Case {
     uint32_t ref_arg;   /* ... and its parameter */
     int perturb;        /* CASE_NEGATIVE: add this to each output datum */
     const char *ttsim_aborts;   /* why ttsim v1.10.0 cannot run it */
+    /* words each TRISC adds after its part (TTKParams.inject) */
+    uint32_t inject[3][TTK_MAX_INJECT];
+    uint32_t ninject[3];
 } Case;
 
 #define REF(op)         ((op) + 1)
@@ -796,6 +802,8 @@ static void fill_params(const Case *c, TTKParams *p, int fmt_in)
     p->block = c->block;
     p->sfpu_arg = c->arg;
     p->push_words = !!(c->flags & CASE_WORDS);
+    memcpy(p->inject, c->inject, sizeof(p->inject));
+    memcpy(p->ninject, c->ninject, sizeof(p->ninject));
 }
 
 /* The reference for @c on BF16 operands @a, @b (with @pp's formats) */
@@ -1108,6 +1116,8 @@ typedef struct FuzzProg {
     uint32_t arg;
     double lo, hi;
     char name[40];
+    uint32_t inject[3][TTK_MAX_INJECT];     /* --fuzz-invalid */
+    uint32_t ninject[3];
 } FuzzProg;
 
 static uint64_t fuzz_next(uint64_t *s)
@@ -1139,6 +1149,8 @@ static void fuzz_to_case(const FuzzProg *f, Case *c)
     c->arg = f->arg;
     c->lo = f->lo;
     c->hi = f->hi;
+    memcpy(c->inject, f->inject, sizeof(c->inject));
+    memcpy(c->ninject, f->ninject, sizeof(c->ninject));
 }
 
 /* Cases a program may start from: positive, and runnable as asked */
@@ -1215,6 +1227,58 @@ static void fuzz_make(const Opts *o, uint64_t seed, bool ttsim, FuzzProg *f)
     if (fuzz_next(&s) % 4 == 0 && !ttsim) {
         f->flags |= CASE_WORDS;     /* WORDS_TTSIM */
     }
+}
+
+/*
+ * An instruction that is invalid but changes nothing: the model must log
+ * it (a guest error) and go on as if it were not there.  Reserved modes,
+ * out-of-range registers and addresses, an opcode no unit has, a mutex
+ * Blackhole lacks, a wait with no condition.
+ */
+static uint32_t fuzz_invalid_word(uint64_t *s)
+{
+    uint32_t r = fuzz_next(s);
+
+    switch (fuzz_next(s) % 8) {
+    case 0:                     /* no instruction has opcode 0x06 or 0x07 */
+        return (0x06u + (r & 1)) << 24 | (r >> 8 & 0xffffff);
+    case 1:                     /* mutex 1 does not exist (SyncUnit.md) */
+        return TT_ENC_ATGETM(1);
+    case 2:                     /* registers below 0xFFB11000: undefined */
+        return TT_ENC_STOREREG(r & 63, (r >> 8) % 0x4400);
+    case 3:
+        return TT_ENC_SETC16(TT_THCFG_WORDS + r % (256 - TT_THCFG_WORDS),
+                             r >> 16);
+    case 4:
+        return TT_ENC_WRCFG(r & 63, 0, TT_CFG_WORDS +
+                            (r >> 8) % (0x800 - TT_CFG_WORDS));
+    case 5:                     /* SFPCAST Mod1 4-15 are reserved */
+        return TT_ENC_SFPCAST(r & 7, r >> 4 & 7, 4 + (r >> 8) % 12);
+    case 6:                     /* SFPSHFT2 Mod1 7-15: undefined */
+        return TT_ENC_SFPSHFT2(r >> 12, r & 7, r >> 4 & 7, 7 + (r >> 8) % 9);
+    default:                    /* SEMWAIT without a condition */
+        return TT_ENC_SEMWAIT(r & 0x1ff, r >> 9 & 0xff, 0);
+    }
+}
+
+/* --fuzz-invalid: 1-3 such words on random threads */
+static void fuzz_add_invalid(uint64_t seed, FuzzProg *f)
+{
+    uint64_t s = seed * 0xbf58476d1ce4e5b9ull + 7;
+    int n = 1 + fuzz_next(&s) % 3;
+
+    for (int i = 0; i < n; i++) {
+        int th = fuzz_next(&s) % 3;
+
+        if (f->ninject[th] < TTK_MAX_INJECT) {
+            f->inject[th][f->ninject[th]++] = fuzz_invalid_word(&s);
+        }
+    }
+}
+
+static int fuzz_ninject(const FuzzProg *f)
+{
+    return f->ninject[0] + f->ninject[1] + f->ninject[2];
 }
 
 /* One program's outcome */
@@ -1477,6 +1541,17 @@ static const char *fuzz_qemu_log(void)
     return path;
 }
 
+/* Lines about the Tensix in a log excerpt */
+static int fuzz_log_lines(const char *news)
+{
+    int k = 0;
+
+    for (const char *p = news; (p = strstr(p, " tensix T")); p++) {
+        k++;
+    }
+    return k;
+}
+
 typedef struct FuzzCtx {
     Lib *l;
     const Opts *o;
@@ -1530,14 +1605,21 @@ static bool fuzz_fails(FuzzCtx *x, const FuzzProg *f, char *why, size_t n)
     if (!fr.ran) {
         snprintf(why, n, "%s", fr.why);
         fail = true;
-    } else if (fuzz_log_news(x->log, &x->log_pos, news, sizeof(news))) {
-        snprintf(why, n, "QEMU logged: %.*s", (int)strcspn(news, "\n"),
-                 news);
+    } else if (fuzz_log_news(x->log, &x->log_pos, news, sizeof(news)) !=
+               (fuzz_ninject(f) > 0) ||
+               fuzz_log_lines(news) < fuzz_ninject(f)) {
+        if (fuzz_ninject(f)) {
+            snprintf(why, n, "%d invalid word(s), %d logged", fuzz_ninject(f),
+                     fuzz_log_lines(news));
+        } else {
+            snprintf(why, n, "QEMU logged: %.*s", (int)strcspn(news, "\n"),
+                     news);
+        }
         fail = true;
     } else if (fr.bad) {
         snprintf(why, n, "%s", fr.why);
         fail = true;
-    } else if (x->o->lib2) {
+    } else if (x->o->lib2 && !fuzz_ninject(f)) {
         uint8_t *out2;
         uint32_t n2;
         int k = fuzz_peer_run(&x->peer, x->o, x->fw, x->fwn, f, &out2, &n2);
@@ -1563,24 +1645,49 @@ static bool fuzz_fails(FuzzCtx *x, const FuzzProg *f, char *why, size_t n)
     return fail;
 }
 
+/* A program as one line: its fields, then each thread's injected words */
 static void fuzz_print(const FuzzProg *f, const char *prefix)
 {
     printf("%s--replay '%s %d %d %d %d %d %d %d %d %d %d %d %d %d %u "
-           "%.17g %.17g'\n", prefix, f->name, f->op, f->sub_op, f->dst_fp32,
+           "%.17g %.17g", prefix, f->name, f->op, f->sub_op, f->dst_fp32,
            f->fidelity, f->fmt_in, f->pack_src, f->fmt_out, f->mt, f->kt,
            f->nt, f->block, f->data, f->flags, f->arg, f->lo, f->hi);
+    for (int t = 0; t < 3; t++) {
+        printf(" %u", f->ninject[t]);
+        for (uint32_t i = 0; i < f->ninject[t]; i++) {
+            printf(" 0x%08x", f->inject[t][i]);
+        }
+    }
+    printf("'\n");
 }
 
 static bool fuzz_parse(const char *s, FuzzProg *f)
 {
-    char junk;
+    int used;
 
     memset(f, 0, sizeof(*f));
-    return sscanf(s, "%39s %d %d %d %d %d %d %d %d %d %d %d %d %d %u %lf %lf "
-                  "%c", f->name, &f->op, &f->sub_op, &f->dst_fp32,
-                  &f->fidelity, &f->fmt_in, &f->pack_src, &f->fmt_out,
-                  &f->mt, &f->kt, &f->nt, &f->block, &f->data, &f->flags,
-                  &f->arg, &f->lo, &f->hi, &junk) == 17;
+    if (sscanf(s, "%39s %d %d %d %d %d %d %d %d %d %d %d %d %d %u %lf %lf"
+               "%n", f->name, &f->op, &f->sub_op, &f->dst_fp32,
+               &f->fidelity, &f->fmt_in, &f->pack_src, &f->fmt_out,
+               &f->mt, &f->kt, &f->nt, &f->block, &f->data, &f->flags,
+               &f->arg, &f->lo, &f->hi, &used) != 17) {
+        return false;
+    }
+    s += used;
+    for (int t = 0; t < 3 && *s; t++) {
+        if (sscanf(s, "%u%n", &f->ninject[t], &used) != 1 ||
+            f->ninject[t] > TTK_MAX_INJECT) {
+            return false;
+        }
+        s += used;
+        for (uint32_t i = 0; i < f->ninject[t]; i++) {
+            if (sscanf(s, "%x%n", &f->inject[t][i], &used) != 1) {
+                return false;
+            }
+            s += used;
+        }
+    }
+    return !*s || strspn(s, " ") == strlen(s);
 }
 
 /* Smaller and simpler programs that still fail, as long as one does */
@@ -1653,6 +1760,9 @@ static int fuzz(Opts *o, const uint8_t *fw, size_t fwn)
             }
         } else {
             fuzz_make(o, o->seed + i, o->lib2 && lib_is_ttsim(o->lib2), &f);
+            if (o->fuzz_invalid) {
+                fuzz_add_invalid(o->seed + i, &f);
+            }
         }
         runs++;
         if (fuzz_fails(&x, &f, why, sizeof(why))) {
@@ -2074,7 +2184,10 @@ static void usage(int status)
             "                      line; with --compare-lib bit for bit\n"
             "                      (that library in a child process);\n"
             "                      failures are shrunk and printed\n"
-            "  --replay 'SPEC'     one program --fuzz printed\n");
+            "  --replay 'SPEC'     one program --fuzz printed\n"
+            "  --fuzz-invalid      each program also pushes 1-3 invalid\n"
+            "                      words that change nothing: each must\n"
+            "                      be logged, the results stay right\n");
     exit(status);
 }
 
@@ -2101,6 +2214,7 @@ static void parse_args(int argc, char **argv, Opts *o)
         { "stress", required_argument, NULL, 'R' },
         { "fuzz", required_argument, NULL, 'F' },
         { "replay", required_argument, NULL, 'P' },
+        { "fuzz-invalid", no_argument, NULL, 'V' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -2193,6 +2307,9 @@ static void parse_args(int argc, char **argv, Opts *o)
             break;
         case 'P':
             o->replay = optarg;
+            break;
+        case 'V':
+            o->fuzz_invalid = true;
             break;
         case 'R':
             if (sscanf(optarg, "%d%c", &o->stress, &junk) != 1 ||

@@ -93,6 +93,7 @@ enum {
 };
 
 #define TTK_MAX_BANKS       8       /* GDDR banks a product may span */
+#define TTK_MAX_INJECT      4       /* words a TRISC adds (inject[]) */
 
 typedef struct TTKParams {
     uint32_t magic;
@@ -149,6 +150,14 @@ typedef struct TTKParams {
      * their instructions do
      */
     uint32_t push_words;
+
+    /*
+     * Words each TRISC pushes once its part is pushed, before it drains:
+     * instructions that are invalid but change nothing (tt-kernel-run
+     * --fuzz-invalid), so the results stay those of the operation
+     */
+    uint32_t inject[3][TTK_MAX_INJECT];
+    uint32_t ninject[3];
 } TTKParams;
 
 /* What TTK_MM_DRAM derives from the block, the same on every core */

@@ -242,6 +242,10 @@ void core_main(uint32_t thread)
             err = ttk_pack((const TTKParams *)p);
             break;
         }
+        for (uint32_t i = 0; i < p->ninject[thread] && i < TTK_MAX_INJECT;
+             i++) {
+            tt_push(p->inject[thread][i]);
+        }
         tensix_sync();
     }
     p->error[thread] = err;

@@ -11,7 +11,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -106,6 +108,35 @@ static void emu_free_argv_n(char **argv, size_t n)
     free(argv);
 }
 
+/*
+ * Without TT_EMU_ARGS: the first line of "emu-args" beside this library
+ * (the board directories the build installs, e.g. libttsim/p100a), else
+ * the default machine.  Returns a string to free.
+ */
+static char *emu_default_args(void)
+{
+    Dl_info info;
+    char path[PATH_MAX], line[512];
+    FILE *f = NULL;
+
+    if (dladdr((void *)emu_default_args, &info) && info.dli_fname &&
+        strchr(info.dli_fname, '/') &&
+        strlen(info.dli_fname) < sizeof(path) - 16) {
+        strcpy(path, info.dli_fname);
+        strcpy(strrchr(path, '/'), "/emu-args");
+        f = fopen(path, "r");
+    }
+    if (f && fgets(line, sizeof(line), f)) {
+        fclose(f);
+        line[strcspn(line, "\n")] = 0;
+        return strdup(line);
+    }
+    if (f) {
+        fclose(f);
+    }
+    return strdup(EMU_DEFAULT_ARGS);
+}
+
 /* <qemu> <TT_EMU_ARGS split on blanks> <fixed options> <object> */
 static char **emu_build_argv(const char *qemu, const char *sock)
 {
@@ -115,7 +146,7 @@ static char **emu_build_argv(const char *qemu, const char *sock)
     char **argv;
     size_t n = 0;
 
-    copy = strdup(args ? args : EMU_DEFAULT_ARGS);
+    copy = args ? strdup(args) : emu_default_args();
     /* At most one word per two characters, plus the rest */
     argv = calloc(strlen(copy) / 2 + nfixed + 4, sizeof(*argv));
     if (!copy || !argv) {

@@ -168,13 +168,28 @@ static void __attribute__((noreturn)) tts_fatal(void)
     abort();
 }
 
+/*
+ * The ABI called out of order: ttsim's ConfigurationError (its message
+ * on stdout, then _Exit(1)), after stopping our emulator
+ */
+static void __attribute__((noreturn)) tts_usage_error(const char *fn,
+                                                      const char *why)
+{
+    if (tts.spawned) {
+        emu_abandon(&tts.emu);
+        tts.spawned = false;
+    }
+    printf("ERROR: ConfigurationError: %s: %s\n", fn, why);
+    fflush(stdout);
+    fprintf(stderr, "libttsim: %s() called %s\n", fn, why);
+    _Exit(1);
+}
+
 static void tts_require_running(const char *fn)
 {
     if (!tts.running) {
-        fprintf(stderr, "libttsim: %s() called %s\n", fn,
-                tts.initialised ? "after libttsim_exit()" :
-                "before libttsim_init()");
-        abort();
+        tts_usage_error(fn, tts.initialised ? "after libttsim_exit()"
+                                            : "before libttsim_init()");
     }
 }
 
@@ -807,13 +822,17 @@ static void tts_attach(void)
 TTS_EXPORT void libttsim_init(void)
 {
     tts_enter(__func__);
-    if (tts.initialised) {
-        fprintf(stderr, "libttsim: libttsim_init() called twice; one device "
-                "per process (load a private copy of the library for "
-                "another)\n");
-        abort();
+    if (tts.running) {
+        /* ttsim: "sim is already running" */
+        tts_usage_error(__func__, "while the sim is already running "
+                        "(one device per library; libttsim_exit() first)");
     }
+    /* a new session after libttsim_exit(): nothing of the last one */
     tts.initialised = true;
+    tts.mbox_region = -1;
+    tts.mbox_on = false;
+    tts.bar_sizing = 0;
+    tts.tlb_valid = false;
     vfu_client_init(&tts.vfu);
     tts_attach();
     tts.running = true;

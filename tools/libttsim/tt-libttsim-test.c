@@ -101,6 +101,19 @@ static void dma_wr(uint64_t paddr, const void *src, uint32_t size)
     memcpy(host_mem + paddr, src, size);
 }
 
+static void init_twice(void *opaque)
+{
+    ((const TTHostLib *)opaque)->init();
+    ((const TTHostLib *)opaque)->init();
+}
+
+static void read_after_exit(void *opaque)
+{
+    uint32_t v;
+
+    ((const TTHostLib *)opaque)->mem_rd(LIBTTSIM_BAR0_BASE, &v, 4);
+}
+
 static void test_config(const TTHostLib *api)
 {
     uint32_t id = api->cfg_rd(0, 0x00);
@@ -449,6 +462,18 @@ int main(int argc, char **argv)
           dma_calls);
     api.exit();
     tt_ok(true, "libttsim_exit returned");
+
+    /* a second session in the same process, then calls out of order */
+    api.init();
+    tt_ok(api.cfg_rd(0, 0) == 0xb1401e52, "libttsim_init after "
+          "libttsim_exit: a new session answers (id 0x%08x)",
+          api.cfg_rd(0, 0));
+    api.exit();
+    /* in children, which start (and must stop) emulators of their own */
+    tt_ok(tt_exits_1(init_twice, &api), "libttsim_init while running: "
+          "ConfigurationError, exit status 1 (no abort)");
+    tt_ok(tt_exits_1(read_after_exit, &api), "a read after libttsim_exit: "
+          "ConfigurationError, exit status 1");
     free(host_mem);
     return tt_done();
 }

@@ -56,6 +56,28 @@ static inline bool tt_aborts(void (*fn)(void *), void *opaque)
     return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
 }
 
+/*
+ * Does @fn (in a child) end the process with exit status 1, as ttsim's
+ * ConfigurationError does, rather than a signal or a return?
+ */
+static inline bool tt_exits_1(void (*fn)(void *), void *opaque)
+{
+    pid_t pid;
+    int status;
+
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid == 0) {
+        fn(opaque);
+        _exit(0);
+    }
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+        return false;
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 1;
+}
+
 static inline void tt_fill(uint8_t *p, size_t n, uint32_t seed)
 {
     for (size_t i = 0; i < n; i++) {

@@ -184,7 +184,7 @@ uint64_t tt_host_tlb_set(const TTHostLib *lib, unsigned n,
     uint64_t lo = addr >> TT_HOST_WIN_SHIFT | (uint64_t)t->x1 << 43 |
                   (uint64_t)t->y1 << 49 | (uint64_t)t->x0 << 55 |
                   (uint64_t)t->y0 << 61;
-    uint32_t hi = t->y0 >> 3 | t->mcast << 5;
+    uint32_t hi = t->y0 >> 3 | (t->noc & 1) << 3 | t->mcast << 5;
     uint64_t cfg = lib->bar0 + TT_HOST_TLB_CFG + 12 * n;
 
     tt_host_wr32(lib, cfg, lo);

@@ -90,6 +90,7 @@ uint32_t tt_host_rd32(const TTHostLib *lib, uint64_t paddr);
 typedef struct TTHostTarget {
     uint8_t x0, y0, x1, y1;
     bool mcast;
+    uint8_t noc;                /* the NOC the window's requests take */
 } TTHostTarget;
 
 /*

@@ -17,6 +17,7 @@
 #include "system/tcg.h"
 #include "exec/translation-block.h"
 #include "hw/tenstorrent/host-map.h"
+#include "hw/tenstorrent/tt-tile-map.h"     /* generated */
 #include "trace.h"
 
 QEMU_BUILD_BUG_ON(sizeof(TTHmBlock) != 40);
@@ -295,8 +296,10 @@ static bool tt_host_map_build(TTHostMap *hm, Error **errp)
         int x, y;
 
         tt_grid_dram_port_xy(d->bank, 0, &x, &y);
+        /* a DRAM tile's NIU registers shadow the top of its bank (noc.c) */
         tt_host_map_add_block(hm, &hm->blocks[hm->ntiles + b], d->ram_offset,
-                              d->size, TT_HM_BLOCK_GDDR, d->bank, x, y);
+                              MIN(d->size, TT_TILE_NIU0_BASE),
+                              TT_HM_BLOCK_GDDR, d->bank, x, y);
     }
     tt_host_map_fill_ucast(hm, (uint16_t *)((uint8_t *)sh + ucast));
     tt_host_map_fill_mcast(hm, (uint8_t *)sh + mcast);

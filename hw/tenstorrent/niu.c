@@ -32,17 +32,6 @@ static void tt_niu_count(TTNiu *s, int counter, uint32_t n)
     qatomic_add(&s->port.counter[counter], n);
 }
 
-uint32_t tt_niu_node_id(int noc, int x, int y)
-{
-    /* NOC1 counts from the opposite corner (tt-umd NOC0_X_TO_NOC1_X) */
-    uint32_t id = FIELD_DP32(0, NOC_NODE_ID, X, noc ? TT_GRID_W - 1 - x : x);
-
-    id = FIELD_DP32(id, NOC_NODE_ID, Y, noc ? TT_GRID_H - 1 - y : y);
-    id = FIELD_DP32(id, NOC_NODE_ID, WIDTH, TT_GRID_W);
-    id = FIELD_DP32(id, NOC_NODE_ID, HEIGHT, TT_GRID_H);
-    return FIELD_DP32(id, NOC_NODE_ID, X_FIRST, noc == 0);
-}
-
 static uint32_t tt_flits(uint32_t len)
 {
     return DIV_ROUND_UP(len, TT_NOC_FLIT);

@@ -103,8 +103,15 @@ static bool tt_noc_translate_dram(const TTGrid *g, int x, int y, int *px,
     return false;
 }
 
-static bool tt_noc_translate(const TTGrid *g, int x, int y, int *px, int *py)
+/*
+ * Translated (@x, @y) -> physical NOC0; false for a harvested column's
+ * slot.  *@table says whether a translation table mapped it: the rest
+ * stay where they are on NOC0.
+ */
+static bool tt_noc_translate(const TTGrid *g, int x, int y, int *px, int *py,
+                             bool *table)
 {
+    *table = true;
     if (y >= TT_TENSIX_Y0 && y < TT_TENSIX_Y0 + TT_TENSIX_ROWS) {
         for (int c = 0; c < TT_TENSIX_COLS; c++) {
             if (tt_tensix_cols[c] != x) {
@@ -129,17 +136,88 @@ static bool tt_noc_translate(const TTGrid *g, int x, int y, int *px, int *py)
         *py = 0;
         return true;
     }
+    if (y == TT_VIRT_ETH_Y && x >= TT_VIRT_ETH_X0 &&
+        x < TT_VIRT_ETH_X0 + TT_ETH_CHANNELS) {
+        for (int i = 0; i < TT_GRID_W * TT_GRID_H; i++) {
+            const TTNode *n = &g->node[i / TT_GRID_H][i % TT_GRID_H];
+
+            if (n->kind == TT_NODE_ETH && n->index == x - TT_VIRT_ETH_X0) {
+                *px = i / TT_GRID_H;
+                *py = i % TT_GRID_H;
+                return true;
+            }
+        }
+    }
+    *table = false;
     *px = x;
     *py = y;
     return true;
 }
 
+uint32_t tt_noc_node_id(int noc, int x, int y)
+{
+    /* NOC1 counts from the opposite corner (tt-umd NOC0_X_TO_NOC1_X) */
+    uint32_t id = FIELD_DP32(0, NOC_NODE_ID, X, noc ? TT_GRID_W - 1 - x : x);
+
+    id = FIELD_DP32(id, NOC_NODE_ID, Y, noc ? TT_GRID_H - 1 - y : y);
+    id = FIELD_DP32(id, NOC_NODE_ID, WIDTH, TT_GRID_W);
+    id = FIELD_DP32(id, NOC_NODE_ID, HEIGHT, TT_GRID_H);
+    return FIELD_DP32(id, NOC_NODE_ID, X_FIRST, noc == 0);
+}
+
+/* The translated coordinates of the node at physical (@px, @py) */
+static void tt_noc_translated_xy(const TTGrid *g, int px, int py, int *x,
+                                 int *y)
+{
+    const TTNode *n = &g->node[px][py];
+
+    *x = px;
+    *y = py;
+    switch (n->kind) {
+    case TT_NODE_TENSIX:
+        *x = g->tile_vx[n->index];
+        break;
+    case TT_NODE_DRAM: {
+        /* software banks number the enabled physical banks in order */
+        int bank = g->harvested_dram_bank >= 0 &&
+                   n->index > g->harvested_dram_bank ? n->index - 1
+                                                     : n->index;
+
+        tt_grid_dram_bank_vxy(g, bank, x, y);
+        *y += n->port;
+        break;
+    }
+    case TT_NODE_PCIE:
+        *x = TT_VIRT_PCIE_X;
+        *y = TT_VIRT_PCIE_Y;
+        break;
+    case TT_NODE_ETH:
+        *x = TT_VIRT_ETH_X0 + n->index;
+        *y = TT_VIRT_ETH_Y;
+        break;
+    default:
+        break;
+    }
+}
+
 bool tt_noc_resolve(TTNoc *noc, int noc_id, bool translate, int x, int y,
                     int *px, int *py)
 {
+    bool table;
+
     if (translate) {
-        if (!tt_noc_translate(&noc->grid, x, y, px, py)) {
+        if (!tt_noc_translate(&noc->grid, x, y, px, py, &table)) {
             return false;
+        }
+        /*
+         * Router-only tiles, which no table maps, NOC1 reaches mirrored
+         * in x: tt-umd's BlackholeRouterOnlyNoc1TranslatedCoords
+         * (tests/api/test_noc.cpp) lists translated (15, 0) at NOC1
+         * (15, 11), i.e. NOC0 (1, 0); column 8 is its own mirror.
+         */
+        if (noc_id && !table && *px < TT_GRID_W && *py < TT_GRID_H &&
+            noc->grid.node[*px][*py].kind == TT_NODE_NONE) {
+            *px = TT_GRID_W - 1 - *px;
         }
     } else if (noc_id) {
         *px = TT_GRID_W - 1 - x;
@@ -159,6 +237,91 @@ MemTxResult tt_noc_node_rw(const TTNocNode *n, uint64_t addr, void *buf,
     }
     return address_space_rw(n->as, addr, MEMTXATTRS_UNSPECIFIED, buf, len,
                             write);
+}
+
+/*
+ * NIU identity registers of the nodes whose NIUs the model has no device
+ * for (a Tensix tile's are niu.c's): where tt-umd reads them
+ * (blackhole_implementation.hpp NOC0/1_CONTROL_REG_ADDR_BASE_MAP) and
+ * how (tests/api/test_noc.cpp).  DRAM and Ethernet tiles have NIU 0 at
+ * 0xFFB20000 and NIU 1 at 0xFFB30000, each reporting its own NOC's
+ * coordinates whichever NOC carried the read; PCIe, ARC, security and
+ * L2CPU tiles answer at 0xFFFFFFFFFF000000, router-only ones at
+ * 0xFF000000, with the NIU of the NOC that carried it.  NOC_NODE_ID,
+ * NOC_ENDPOINT_ID (MemoryMap.md types) and NOC_ID_LOGICAL (the
+ * translated coordinates) are answered; the rest of such a window reads 0.
+ */
+#define TT_NOC_NIU_FAR_BASE     0xffffffffff000000ull
+#define TT_NOC_NIU_ROUTER_BASE  0xff000000ull
+#define TT_NOC_NIU_SIZE         TT_TILE_NIU0_SIZE
+
+static const uint16_t tt_endpoint_type[] = {
+    [TT_NODE_TENSIX] = 0x0100, [TT_NODE_ETH] = 0x0200,
+    [TT_NODE_PCIE] = 0x0300, [TT_NODE_ARC] = 0x0500,
+    [TT_NODE_DRAM] = 0x0800, [TT_NODE_L2CPU] = 0x0901,
+    [TT_NODE_SECURITY] = 0x0a00,
+};
+
+static bool tt_noc_ident(TTNoc *noc, const TTNocReq *r, uint32_t hi,
+                         uint64_t addr, uint32_t len, uint32_t *val)
+{
+    const TTGrid *g = &noc->grid;
+    int px, py, niu = r->noc, vx, vy;
+    uint64_t off;
+    TTNode n;
+
+    if (len != 4 || (addr & 3) ||
+        !tt_noc_resolve(noc, r->noc, r->xlate, hi & 0x3f, (hi >> 6) & 0x3f,
+                        &px, &py)) {
+        return false;
+    }
+    n = g->node[px][py];
+    switch (n.kind) {
+    case TT_NODE_DRAM:
+    case TT_NODE_ETH:
+        off = addr - TT_TILE_NIU0_BASE;
+        if (addr < TT_TILE_NIU0_BASE || off >= 2 * TT_NOC_NIU_SIZE) {
+            return false;
+        }
+        niu = off / TT_NOC_NIU_SIZE;
+        off %= TT_NOC_NIU_SIZE;
+        break;
+    case TT_NODE_PCIE:
+    case TT_NODE_ARC:
+    case TT_NODE_SECURITY:
+    case TT_NODE_L2CPU:
+        off = addr - TT_NOC_NIU_FAR_BASE;
+        if (addr < TT_NOC_NIU_FAR_BASE || off >= TT_NOC_NIU_SIZE) {
+            return false;
+        }
+        break;
+    case TT_NODE_NONE:
+        off = addr - TT_NOC_NIU_ROUTER_BASE;
+        if (addr < TT_NOC_NIU_ROUTER_BASE || off >= TT_NOC_NIU_SIZE) {
+            return false;
+        }
+        break;
+    default:
+        return false;
+    }
+    switch (off) {
+    case A_NOC_NODE_ID:
+        *val = tt_noc_node_id(niu, px, py);
+        break;
+    case A_NOC_ENDPOINT_ID:
+        *val = n.kind == TT_NODE_NONE ? 0
+               : (uint32_t)niu << 24 | tt_endpoint_type[n.kind] << 8 |
+                 (n.index & 0xff);
+        break;
+    case A_NOC_ID_LOGICAL:
+        tt_noc_translated_xy(g, px, py, &vx, &vy);
+        *val = TT_NOC_XY(vx, vy);
+        break;
+    default:
+        *val = 0;
+        break;
+    }
+    return true;
 }
 
 /* Multicast selection */
@@ -375,12 +538,20 @@ uint32_t tt_noc_read(TTNoc *noc, const TTNocReq *r, uint32_t src_hi,
                      uint64_t saddr, uint32_t dst_hi, uint64_t daddr,
                      uint32_t len)
 {
-    const TTNocNode *src = tt_noc_unicast(noc, r, src_hi);
-    const TTNocNode *dst = tt_noc_unicast(noc, r, dst_hi);
+    const TTNocNode *src, *dst = tt_noc_unicast(noc, r, dst_hi);
+    uint32_t id;
 
     if (!dst) {
         return 0;
     }
+    if (tt_noc_ident(noc, r, src_hi, saddr, len, &id)) {
+        stl_le_p(r->data, id);
+        if (tt_noc_access(dst, daddr, r->data, 4, true)) {
+            tt_noc_req_error(r, "write to the destination failed");
+        }
+        return 4;
+    }
+    src = tt_noc_unicast(noc, r, src_hi);
     len = tt_noc_len(r, len, (!src || src->l1) && dst->l1);
     len = tt_noc_mmio_len(r, src, &saddr, len);
     len = tt_noc_mmio_len(r, dst, &daddr, len);
@@ -714,6 +885,12 @@ int tt_noc_host_rw(TTNoc *noc, const TTNocReq *r, uint32_t rect, bool mcast,
     const TTNocNode *dst[TT_MAX_TILES];
     int n;
 
+    uint32_t id;
+
+    if (!mcast && !write && tt_noc_ident(noc, r, rect, addr, len, &id)) {
+        stl_le_p(buf, id);
+        return 1;
+    }
     if (mcast && write) {
         n = tt_noc_mcast_nodes(noc, r, rect, false, dst);
     } else {

@@ -677,7 +677,7 @@ static bool tt_pcie_init_nius(TTPcie *s, Error **errp)
         qdev_prop_set_uint8(d, "noc", n);
         qdev_prop_set_uint8(d, "x", s->x);
         qdev_prop_set_uint8(d, "y", 0);
-        qdev_prop_set_uint32(d, "node-id", tt_niu_node_id(n, s->x, 0));
+        qdev_prop_set_uint32(d, "node-id", tt_noc_node_id(n, s->x, 0));
         qdev_prop_set_uint32(d, "logical-id",
                              TT_NOC_XY(TT_VIRT_PCIE_X, TT_VIRT_PCIE_Y));
         object_property_set_link(OBJECT(d), "fabric", OBJECT(s->noc),

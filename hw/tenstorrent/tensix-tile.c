@@ -192,7 +192,7 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
         qdev_prop_set_uint8(d, "noc", n);
         qdev_prop_set_uint8(d, "x", t->x);
         qdev_prop_set_uint8(d, "y", t->y);
-        qdev_prop_set_uint32(d, "node-id", tt_niu_node_id(n, t->x, t->y));
+        qdev_prop_set_uint32(d, "node-id", tt_noc_node_id(n, t->x, t->y));
         qdev_prop_set_uint32(d, "logical-id", TT_NOC_XY(t->vx, t->vy));
         qdev_prop_set_uint32(d, "endpoint-id",
                              (n << 24) | (TT_ENDPOINT_TENSIX << 8));

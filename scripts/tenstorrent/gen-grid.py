@@ -61,6 +61,8 @@ def main():
         "#define TT_VIRT_DRAM_Y0 %d" % g.virt_dram[1],
         "#define TT_VIRT_PCIE_X %d" % g.virt_pcie[0],
         "#define TT_VIRT_PCIE_Y %d" % g.virt_pcie[1],
+        "#define TT_VIRT_ETH_X0 %d" % g.virt_eth[0],
+        "#define TT_VIRT_ETH_Y %d" % g.virt_eth[1],
         "",
         "/* uint8_t [TT_TENSIX_COLS] */",
         init("TENSIX_COLS", ["%d" % x for x in g.tensix_cols]),

@@ -42,6 +42,7 @@ class Grid:
         self.pcie = [tuple(p) for p in data["pcie"]]
         self.virt_dram = tuple(data["translated"]["dram"])
         self.virt_pcie = tuple(data["translated"]["pcie"])
+        self.virt_eth = tuple(data["translated"]["eth"])
         # sizes for the SoC descriptors (gen-soc-descriptor.py)
         self.soc = dict(data.get("soc_descriptor", {}))
         self.boards = []

@@ -377,6 +377,65 @@ static void test_sysmem_loopback(const TTHostLib *api)
 }
 
 /*
+ * NIU identity registers of the tiles without a Tensix NIU, where tt-umd
+ * reads them (blackhole_implementation.hpp *_CONTROL_REG_ADDR_BASE_MAP,
+ * tests/api/test_noc.cpp): NOC_NODE_ID is x | y << 6 | 17 << 12 |
+ * 12 << 19 | X-first (NOC0) << 28, in the coordinates of the NOC whose
+ * NIU answers; NOC_ID_LOGICAL the translated coordinates x | y << 6.
+ */
+#define ID_NOC0(x, y)       ((x) | (y) << 6 | 17 << 12 | 12 << 19 | 1 << 28)
+#define ID_NOC1(x, y)       ((16 - (x)) | (11 - (y)) << 6 | 17 << 12 | \
+                             12 << 19)
+
+static void test_identity(const TTHostLib *api)
+{
+    static const struct {
+        const char *what;
+        uint8_t x, y, noc;          /* NOC0 coordinates, carrying NOC */
+        uint64_t addr;
+        uint32_t want;
+    } c[] = {
+        { "ARC NODE_ID via NOC0", 8, 0, 0, 0xffffffffff000044ull,
+          ID_NOC0(8, 0) },
+        { "ARC NODE_ID via NOC1", 8, 0, 1, 0xffffffffff000044ull,
+          ID_NOC1(8, 0) },
+        { "PCIe 0 NOC_ID_LOGICAL (19, 24)", 2, 0, 0, 0xffffffffff000148ull,
+          19 | 24 << 6 },
+        { "security NODE_ID", 8, 2, 0, 0xffffffffff000044ull,
+          ID_NOC0(8, 2) },
+        { "L2CPU NODE_ID via NOC1", 8, 3, 1, 0xffffffffff000044ull,
+          ID_NOC1(8, 3) },
+        { "DRAM (0, 0) NIU 0 NODE_ID", 0, 0, 0, 0xffb20044, ID_NOC0(0, 0) },
+        { "DRAM (0, 0) NIU 1 NODE_ID, via NOC0", 0, 0, 0, 0xffb30044,
+          ID_NOC1(0, 0) },
+        { "DRAM bank 1 port 2 NOC_ID_LOGICAL (17, 17)", 0, 3, 0, 0xffb20148,
+          17 | 17 << 6 },
+        { "Ethernet channel 0 NODE_ID", 1, 1, 0, 0xffb20044, ID_NOC0(1, 1) },
+        { "Ethernet channel 1 NOC_ID_LOGICAL (21, 25)", 16, 1, 0, 0xffb20148,
+          21 | 25 << 6 },
+        { "router-only (1, 0) NODE_ID", 1, 0, 0, 0xff000044, ID_NOC0(1, 0) },
+        { "router-only (8, 1) NODE_ID via NOC1", 8, 1, 1, 0xff000044,
+          ID_NOC1(8, 1) },
+        /* tt-umd: translated (15, 0) over NOC1 is NOC1 (15, 11) */
+        { "router-only translated (15, 0) NODE_ID via NOC1", 15, 0, 1,
+          0xff000044, ID_NOC1(1, 0) },
+    };
+
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        /*
+         * The PCIe tile's NIUs translate: the windows name translated
+         * coordinates, the same on both NOCs (NOC0's for these tiles)
+         */
+        TTHostTarget t = { .x1 = c[i].x, .y1 = c[i].y, .noc = c[i].noc };
+        uint32_t v = 0;
+
+        api->mem_rd(tt_host_tlb_set(api, TEST_WINDOW, &t, c[i].addr), &v, 4);
+        tt_ok(v == c[i].want, "%s: 0x%08x (want 0x%08x)", c[i].what, v,
+              c[i].want);
+    }
+}
+
+/*
  * Host-to-device DMA with the PCIe controller's eDMA read channel,
  * as tt-umd programs it: host memory through the callbacks into an L1
  * behind a TLB window (DAR is a BAR0 offset); the transfer size reads 0
@@ -455,6 +514,7 @@ int main(int argc, char **argv)
     test_tile_calls(&api);
     test_dma(&api);
     test_sysmem_loopback(&api);
+    test_identity(&api);
     test_edma(&api);
 
     api.clock(10);

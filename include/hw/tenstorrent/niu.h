@@ -49,8 +49,6 @@ struct TTNiu {
     uint32_t endpoint_id;
 };
 
-/* NOC_NODE_ID of the NIU of NOC @noc at physical NOC0 (x, y) */
-uint32_t tt_niu_node_id(int noc, int x, int y);
 /*
  * A host access through a PCIe TLB window, issued by the PCIe tile's NIU:
  * @rect packs x_end, y_end, x_start, y_start like NOC_RET_ADDR_HI.

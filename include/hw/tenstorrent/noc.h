@@ -98,6 +98,9 @@ void tt_noc_set_node_rw(TTNoc *noc, int x, int y, TTNocNodeRw rw,
 void tt_noc_attach_port(TTNoc *noc, int noc_id, int x, int y,
                         TTNocPort *port);
 
+/* NOC_NODE_ID of the NIU of NOC @noc at physical NOC0 (x, y) */
+uint32_t tt_noc_node_id(int noc, int x, int y);
+
 /*
  * Physical NOC0 coordinates of (x, y) as given to NOC @noc: translated
  * coordinates when @translate (NIU_CFG_0 bit 14), else that NOC's own

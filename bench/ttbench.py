@@ -322,12 +322,21 @@ def main():
               1000000 // k, 140, "0,1"),
              ("W1, 140 BRISCs, 1 host thread", "w1", 4000000 // k, None,
               140, "0")]
+    one_core = {}
     for name, w, n_ours, n_ttsim, tiles, cpus in cases:
         ours = mips(qemu_workload(b, w, n_ours, TILES[:tiles], cpus))
         theirs = None
         if args.ttsim and n_ttsim:
             theirs = mips(ttsim_run(args.ttsim, b, w, n_ttsim, tiles))
         row(name, "MIPS", ours, theirs)
+        if tiles == 1:
+            one_core[w] = ours
+    # Guard: L1 stores run as fast as register work (0.9-1.0x when the
+    # TLB is right; 0.16x when a small TLB thrashed, patch 0034)
+    if one_core.get("w1") and one_core.get("w2"):
+        ratio = one_core["w2"] / one_core["w1"]
+        row("W2 / W1 on one BRISC (guard: >= 0.8)%s" %
+            ("" if ratio >= 0.8 else " REGRESSED"), "ratio", ratio)
     for board in ("p150", "p100a"):
         secs, rss = qemu_startup(b, board)
         row("machine start-up, %s (RSS %.0f MB)" % (board, rss), "s", secs)

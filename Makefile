@@ -136,6 +136,11 @@ fuzz-tensix: deps qemu libttsim kernel-run
 	    --fuzz $(FUZZ_TENSIX_PROGRAMS) --seed $(FUZZ_TENSIX_SEED) \
 	    --fuzz-invalid
 
+# tt-umd's api_tests and simulator microbenchmarks against our library
+# (and ttsim with TTSIM_LIB), one test per process: TT_UMD_BUILD=<dir>
+umd-check: deps qemu libttsim
+	@tests/umd/umd-check.sh $(BUILD)
+
 check-full: check
 	@TT_STRESS_RUNS="1000 100" tests/run-tests.sh $(BUILD) tensix-stress
 	@$(MAKE) sanitize
@@ -144,7 +149,8 @@ check-full: check
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: fuzz fuzz-build sanitize sanitize-build check-full fuzz-tensix
+.PHONY: fuzz fuzz-build sanitize sanitize-build check-full fuzz-tensix \
+	umd-check
 
 .PHONY: all deps qemu firmware check demo bench clean x86-client libttsim \
         host-run bench-fw kernel-run tensix-fw matmul-demo dispatch \

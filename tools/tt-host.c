@@ -185,7 +185,7 @@ uint64_t tt_host_tlb_set(const TTHostLib *lib, unsigned n,
                   (uint64_t)t->y1 << 49 | (uint64_t)t->x0 << 55 |
                   (uint64_t)t->y0 << 61;
     uint32_t hi = t->y0 >> 3 | (t->noc & 1) << 3 | t->mcast << 5;
-    uint64_t cfg = lib->bar0 + TT_HOST_TLB_CFG + 12 * n;
+    uint64_t cfg = lib->bar0 + TT_HOST_TLB_CFG + TT_HOST_TLB_CFG_STRIDE * n;
 
     tt_host_wr32(lib, cfg, lo);
     tt_host_wr32(lib, cfg + 4, lo >> 32);

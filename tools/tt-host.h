@@ -26,6 +26,7 @@
 #define TT_HOST_WIN_SHIFT       21
 #define TT_HOST_WIN_SIZE        (1u << TT_HOST_WIN_SHIFT)
 #define TT_HOST_TLB_CFG         0x1fc00000u
+#define TT_HOST_TLB_CFG_STRIDE  12
 
 /* One loaded libttsim library */
 typedef struct TTHostLib {

@@ -28,6 +28,14 @@
 #include "qapi/error.h"
 #include "hw/qdev-properties.h"
 #include "system/reset.h"
+#include "hw/core/cpu.h"
+#include "hw/registerfields.h"
+#include "hw/tenstorrent/riscv-debug-regmap.h"
+#include "system/ramblock.h"
+#include "system/tcg.h"
+#include "exec/translation-block.h"
+#include "qemu/main-loop.h"
+#include "trace.h"
 #include "hw/tenstorrent/blackhole-soc.h"
 
 TTTensixTile *tt_soc_tile_at(TTBlackholeSoC *s, int x, int y)
@@ -185,6 +193,22 @@ static void *blackhole_soc_prealloc(void *opaque)
     return NULL;
 }
 
+static void blackhole_soc_prealloc_start(TTBlackholeSoC *s)
+{
+    TTSocPrealloc *p = g_new(TTSocPrealloc, 1);
+    QemuThread thread;
+
+    /*
+     * No copy of the descriptor: QEMU's set of open files then does not
+     * change when the thread is done (the bad-client test counts them to
+     * find leaks)
+     */
+    p->fd = s->ram_fd;
+    p->ntiles = s->grid.ntiles;
+    qemu_thread_create(&thread, "tt-l1-prealloc", blackhole_soc_prealloc, p,
+                       QEMU_THREAD_DETACHED);
+}
+
 /*
  * The RAM file.  Without memfd (or with its seals refused) the chip still
  * works, on anonymous RAM, but cannot be mapped by a vfio-user client.
@@ -204,19 +228,95 @@ static void blackhole_soc_create_ram(TTBlackholeSoC *s)
         return;
     }
     if (s->prealloc_l1) {
-        TTSocPrealloc *p = g_new(TTSocPrealloc, 1);
-        QemuThread thread;
-
-        /*
-         * No copy of the descriptor: QEMU's set of open files then does
-         * not change when the thread is done (the bad-client test counts
-         * them to find leaks)
-         */
-        p->fd = s->ram_fd;
-        p->ntiles = s->grid.ntiles;
-        qemu_thread_create(&thread, "tt-l1-prealloc", blackhole_soc_prealloc,
-                           p, QEMU_THREAD_DETACHED);
+        blackhole_soc_prealloc_start(s);
     }
+}
+
+/*
+ * Every RAM of the chip back to zeros (pages are dropped, not written),
+ * and the code translated from L1 and the LDMs with it
+ */
+static void blackhole_soc_wipe_ram(TTBlackholeSoC *s)
+{
+    MemoryRegion *mr[TT_MAX_TILES + TT_DRAM_BANKS];
+    int n = 0;
+
+    for (int i = 0; i < s->grid.ntiles; i++) {
+        mr[n++] = &s->tile[i].sram;
+        if (tcg_enabled()) {
+            ram_addr_t start = memory_region_get_ram_addr(&s->tile[i].sram);
+
+            tb_invalidate_phys_range(NULL, start,
+                                     start + memory_region_size(
+                                         &s->tile[i].sram) - 1);
+        }
+    }
+    for (int b = 0; b < TT_DRAM_BANKS; b++) {
+        if (b != s->grid.harvested_dram_bank) {
+            mr[n++] = &s->dram[b].ram;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        uint64_t size = memory_region_size(mr[i]);
+
+        if (ram_block_discard_range(mr[i]->ram_block, 0, size) < 0) {
+            /* the kernel refused to drop them: write the zeros */
+            memset(memory_region_get_ram_ptr(mr[i]), 0, size);
+        }
+    }
+}
+
+/*
+ * A reset handler registered before every other one of the chip, so that
+ * the firmware loader (blackhole-boot.c) writes into wiped RAM.
+ */
+static void blackhole_soc_power_reset(void *opaque)
+{
+    TTBlackholeSoC *s = opaque;
+
+    if (!s->pc_pending) {
+        return;
+    }
+    s->pc_pending = false;
+    blackhole_soc_wipe_ram(s);
+    /*
+     * No new prealloc-l1: a warm chip is power-cycled between every two
+     * clients, and a wipe then has only the pages they touched to drop
+     */
+    trace_tt_soc_power_cycle();
+}
+
+static void blackhole_soc_sync_core(CPUState *cs, run_on_cpu_data data)
+{
+}
+
+/*
+ * Not by qemu_system_reset_request(): the main loop would pause and
+ * resume every vCPU thread, 700 wake-ups each way, tens of milliseconds
+ * on two host cores.  Cores held in reset are halted, and a halted vCPU
+ * thread waits for the BQL to go on: holding every core (as a host
+ * writing SOFT_RESET_0 of every tile) and then keeping the BQL is as good
+ * as pausing them, and costs only the cores that were running.
+ */
+void tt_soc_power_cycle(TTBlackholeSoC *s)
+{
+    bql_lock();
+    for (int i = 0; i < s->grid.ntiles; i++) {
+        tt_debug_regs_set_soft_reset(&s->tile[i].dbg, TT_SOFT_RESET_POWER_ON);
+    }
+    for (int i = 0; i < s->grid.ntiles; i++) {
+        for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+            CPUState *cs = CPU(&s->tile[i].core[r]);
+
+            /* its queued hold has run once this returns */
+            if (!qatomic_read(&cs->halted)) {
+                run_on_cpu(cs, blackhole_soc_sync_core, RUN_ON_CPU_NULL);
+            }
+        }
+    }
+    s->pc_pending = true;
+    qemu_devices_reset(RESET_TYPE_COLD);
+    bql_unlock();
 }
 
 static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
@@ -236,6 +336,7 @@ static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
         return;
     }
     blackhole_soc_create_ram(s);
+    qemu_register_reset(blackhole_soc_power_reset, s);
     blackhole_soc_create_tiles(s);
     for (int i = 0; i < s->grid.ntiles; i++) {
         if (!qdev_realize(DEVICE(&s->tile[i]), NULL, errp)) {

@@ -286,6 +286,42 @@ static uint64_t tt_debug_regs_read(void *opaque, hwaddr addr, unsigned size)
     return val;
 }
 
+static void tt_debug_regs_synced(CPUState *cs, run_on_cpu_data data)
+{
+}
+
+/*
+ * A host (not a core) holding cores: its write completes once they have
+ * stopped, as on the chip, where a core in reset runs no more
+ * instructions.  The hold is work queued on the core's vCPU; a host that
+ * then writes new code over the old must not meet the core still running
+ * (or translating) the old.  A core writing the register does not wait:
+ * two cores holding each other would deadlock.
+ */
+static void tt_debug_regs_wait_held(TTRiscvDebugRegs *s, uint32_t old,
+                                    uint32_t now)
+{
+    bool locked = bql_locked();
+
+    if (current_cpu) {
+        return;
+    }
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        uint32_t bit = tt_soft_reset_bit(r);
+        CPUState *cs = CPU(s->cpu[r]);
+
+        if (!(old & bit) && now & bit && cs->created) {
+            if (!bql_locked()) {
+                bql_lock();
+            }
+            run_on_cpu(cs, tt_debug_regs_synced, RUN_ON_CPU_NULL);
+        }
+    }
+    if (!locked && bql_locked()) {
+        bql_unlock();
+    }
+}
+
 static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
                                 unsigned size)
 {
@@ -299,7 +335,10 @@ static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
         return;
     }
     if (addr == A_SOFT_RESET_0) {
+        uint32_t old = tt_debug_regs_get_soft_reset(s);
+
         tt_debug_regs_set_soft_reset(s, val);
+        tt_debug_regs_wait_held(s, old, tt_debug_regs_get_soft_reset(s));
     } else if (reg) {
         WITH_QEMU_LOCK_GUARD(&s->lock) {
             qatomic_set(reg, val);

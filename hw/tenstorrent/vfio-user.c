@@ -98,6 +98,7 @@ struct TTVfioUser {
     bool own_socket;            /* we created it: unlink it at the end */
     char *device;
     TTPcie *pcie;
+    TTBlackholeSoC *soc;        /* @pcie's chip, or NULL */
     vfu_ctx_t *ctx;
     int poll_fd;                /* listener or client socket (server thread) */
     bool connected;
@@ -545,9 +546,19 @@ static void tt_vfu_dma_unregister(vfu_ctx_t *ctx, vfu_dma_info_t *info)
     }
 }
 
+/*
+ * A client's DEVICE_RESET power-cycles the chip (libttsim's warm restart;
+ * QEMU's vfio-user-pci sends it when its guest resets the device); a lost
+ * connection leaves the chip as it is for the next client.
+ */
 static int tt_vfu_reset(vfu_ctx_t *ctx, vfu_reset_type_t type)
 {
+    TTVfioUser *o = vfu_get_private(ctx);
+
     trace_tt_vfu_reset(type);
+    if (type == VFU_RESET_DEVICE && o->soc) {
+        tt_soc_power_cycle(o->soc);
+    }
     return 0;
 }
 
@@ -794,6 +805,7 @@ static void tt_vfu_start(TTVfioUser *o, Error **errp)
         return;
     }
     soc = object_dynamic_cast(OBJECT(o->pcie)->parent, TYPE_TT_BLACKHOLE_SOC);
+    o->soc = soc ? TT_BLACKHOLE_SOC(soc) : NULL;
     if (o->share_ram && soc) {
         Error *err = NULL;
 

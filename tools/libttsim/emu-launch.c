@@ -438,6 +438,17 @@ void emu_stop(EmuChild *e)
     e->argv = NULL;
 }
 
+void emu_kill(EmuChild *e)
+{
+    if (e->have_thread) {
+        if (e->pid > 0 && !emu_wait_exit(e, 0)) {
+            emu_signal(e, SIGKILL);
+            (void)emu_wait_exit(e, EMU_TERM_GRACE_MS);
+        }
+    }
+    emu_remove_tmpdir(e);
+}
+
 void emu_abandon(EmuChild *e)
 {
     /* Unlocked: we may be on our way out with the lock held elsewhere */

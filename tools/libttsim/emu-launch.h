@@ -60,6 +60,14 @@ void emu_describe_status(int status, char *buf, size_t len);
 void emu_stop(EmuChild *e);
 
 /*
+ * Stop the child when nothing of it is to be saved (a kept emulator at
+ * the host's exit, a host about to exit on a usage error): SIGKILL, then
+ * wait a moment until it is reaped, so that no zombie is left to a parent
+ * that may never reap it.
+ */
+void emu_kill(EmuChild *e);
+
+/*
  * Last-resort cleanup when the library is unloaded or the process exits
  * without libttsim_exit(): kill the child's group and remove the
  * directory, without waiting or locking.

@@ -33,6 +33,9 @@
  *   TT_EMU_POLL_US  microseconds to poll for a reply before sleeping
  *                   (default 32; 0: always sleep)
  *   TT_EMU_SHM      0: do not map L1 and GDDR (every access by message)
+ *   TT_EMU_WARM     0: stop QEMU at libttsim_exit() (default: keep it for
+ *                   the next libttsim_init() of this process, which
+ *                   power-cycles it instead of starting another)
  *
  * Threads: every exported function takes tts.lock for its whole duration
  * (tt-umd serialises calls too, but other hosts may not).  DMA callbacks
@@ -42,6 +45,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -51,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "hw/tenstorrent/dma-mailbox-abi.h"
@@ -103,6 +108,8 @@ typedef struct TTSim {
     bool initialised;           /* libttsim_init() has run, ever */
     bool running;               /* between libttsim_init() and _exit() */
     bool spawned;               /* we started QEMU (emu is valid) */
+    bool warm;                  /* ... and kept it, connected, at exit */
+    pid_t owner;                /* the process that started it */
     VfuClient vfu;
     EmuChild emu;
 
@@ -153,7 +160,7 @@ static void tts_leave(void)
 /* The ABI has no error returns: like ttsim, stop the process loudly */
 static void __attribute__((noreturn)) tts_fatal(void)
 {
-    if (tts.spawned) {
+    if (tts.spawned && tts.owner == getpid()) {
         int status;
 
         if (emu_exited(&tts.emu, &status)) {
@@ -175,8 +182,8 @@ static void __attribute__((noreturn)) tts_fatal(void)
 static void __attribute__((noreturn)) tts_usage_error(const char *fn,
                                                       const char *why)
 {
-    if (tts.spawned) {
-        emu_abandon(&tts.emu);
+    if (tts.spawned && tts.owner == getpid()) {
+        emu_kill(&tts.emu);
         tts.spawned = false;
     }
     printf("ERROR: ConfigurationError: %s: %s\n", fn, why);
@@ -771,6 +778,21 @@ static void tts_connect(const char *path)
     }
 }
 
+/* The server's regions: the DMA mailbox and the mapped path */
+static void tts_discover(void)
+{
+    const char *shm = getenv("TT_EMU_SHM");
+
+    tts.mbox_region = tts_find_mailbox();
+    if (tts.mbox_region >= 0) {
+        tts_mbox_map();
+    }
+    tts_mbox_update();
+    if (!shm || strcmp(shm, "0") != 0) {
+        tts.map = mapped_attach(&tts.vfu);
+    }
+}
+
 static void tts_attach(void)
 {
     const char *sock = getenv("TT_EMU_SOCKET");
@@ -778,12 +800,13 @@ static void tts_attach(void)
     const char *dbg = getenv("TT_EMU_DEBUG");
     const char *poll_us = getenv("TT_EMU_POLL_US");
     int us = poll_us && *poll_us ? atoi(poll_us) : TTS_DEFAULT_POLL_US;
-    const char *shm;
 
+    vfu_client_init(&tts.vfu);
     tts.vfu.debug = dbg && *dbg && strcmp(dbg, "0") != 0;
     tts.vfu.poll_ns = us > 0 ? us * 1000LL : 0;
     if (!sock || !*sock) {
         tts.spawned = true;
+        tts.owner = getpid();
         if (emu_start(&tts.emu) < 0) {
             emu_stop(&tts.emu);
             tts.spawned = false;
@@ -808,15 +831,68 @@ static void tts_attach(void)
         tts_fatal();
     }
     tts.cfg_size = cfg->size > 4096 ? 4096 : cfg->size;
-    tts.mbox_region = tts_find_mailbox();
-    if (tts.mbox_region >= 0) {
-        tts_mbox_map();
+}
+
+/*
+ * The QEMU the last session of this process kept, power-cycled when that
+ * session ended: reused, it takes a millisecond where a start takes a
+ * third of a second.  False if there is none (or it is gone; then it is
+ * reaped).
+ */
+static bool tts_rewarm(void)
+{
+    int status;
+
+    if (!tts.warm) {
+        return false;
     }
-    tts_mbox_update();
-    shm = getenv("TT_EMU_SHM");
-    if (!shm || strcmp(shm, "0") != 0) {
-        tts.map = mapped_attach(&tts.vfu);
+    tts.warm = false;
+    if (tts.owner != getpid()) {
+        /* a forked child: the emulator and its connection are the parent's */
+        vfu_client_close(&tts.vfu);
+        tts.spawned = false;
+        return false;
     }
+    if (!emu_exited(&tts.emu, &status)) {
+        return true;
+    }
+    fprintf(stderr, "libttsim: the emulator kept from the last session has "
+            "exited; starting another\n");
+    vfu_client_close(&tts.vfu);
+    emu_stop(&tts.emu);
+    tts.spawned = false;
+    return false;
+}
+
+/* Is this copy of the library loaded from a file that stays (not a memfd)? */
+static bool tts_loaded_from_file(void)
+{
+    Dl_info info;
+
+    if (!dladdr((void *)tts_loaded_from_file, &info) || !info.dli_fname) {
+        return false;
+    }
+    return strncmp(info.dli_fname, "/proc/", 6) != 0 &&
+           strncmp(info.dli_fname, "/memfd:", 7) != 0;
+}
+
+/*
+ * Keep our QEMU for the next session unless TT_EMU_WARM=0.  The library
+ * is linked -z nodelete, so that a host's dlclose() does not end it
+ * between sessions; a host that loads private copies of the library
+ * (tt-umd's copy_sim_binary, from a memfd) would pile up emulators, so
+ * those copies stop theirs.  The power cycle is done now, so that the
+ * emulator waits with its cores in reset.
+ */
+static bool tts_keep_warm(void)
+{
+    const char *env = getenv("TT_EMU_WARM");
+
+    if (!tts.spawned || (env && strcmp(env, "0") == 0) ||
+        !tts_loaded_from_file()) {
+        return false;
+    }
+    return vfu_client_reset(&tts.vfu) == 0;
 }
 
 TTS_EXPORT void libttsim_init(void)
@@ -833,8 +909,10 @@ TTS_EXPORT void libttsim_init(void)
     tts.mbox_on = false;
     tts.bar_sizing = 0;
     tts.tlb_valid = false;
-    vfu_client_init(&tts.vfu);
-    tts_attach();
+    if (!tts_rewarm()) {
+        tts_attach();
+    }
+    tts_discover();
     tts.running = true;
     tts_leave();
 }
@@ -860,10 +938,14 @@ TTS_EXPORT void libttsim_exit(void)
         /* sends the last wake-ups: cores may be waiting for a final write */
         mapped_detach(tts.map);
         tts.map = NULL;
-        vfu_client_close(&tts.vfu);
-        if (tts.spawned) {
-            emu_stop(&tts.emu);
-            tts.spawned = false;
+        if (tts_keep_warm()) {
+            tts.warm = true;
+        } else {
+            vfu_client_close(&tts.vfu);
+            if (tts.spawned) {
+                emu_stop(&tts.emu);
+                tts.spawned = false;
+            }
         }
         tts.running = false;
     }
@@ -873,8 +955,12 @@ TTS_EXPORT void libttsim_exit(void)
 /* If the host never calls libttsim_exit(), do not leave QEMU behind */
 static void __attribute__((destructor)) tts_unload(void)
 {
-    if (tts.running && tts.spawned) {
-        emu_abandon(&tts.emu);
+    if (tts.spawned && tts.owner == getpid()) {
+        if (tts.warm) {
+            emu_kill(&tts.emu);
+        } else {
+            emu_abandon(&tts.emu);
+        }
     }
 }
 

@@ -7,8 +7,9 @@
  * callbacks, init), then checks the PCI identity and BAR bases, a TLB
  * window onto a Tensix L1, ARC's boot status, the tile access calls and
  * device-to-host DMA started by a tiny BRISC program and host-to-device
- * DMA by the eDMA engine (skipped with TT_TEST_NO_CORES=1, for servers
- * without cores).
+ * DMA by the eDMA engine, host memory through a TLB window, the NOC
+ * identity registers and a warm restart's power cycle (skipped with
+ * TT_TEST_NO_CORES=1, for servers that are not the Blackhole machine).
  * The library starts QEMU itself unless TT_EMU_SOCKET names a running
  * server (TT_EMU_QEMU, TT_EMU_ARGS: see libttsim.c).  Output is TAP.
  *
@@ -272,6 +273,15 @@ static void build_dma_program(Prog *p)
     p->insn[p->n++] = 0x6f;
 }
 
+/* jal rd, off: imm[20|10:1|11|19:12] */
+static uint32_t rv_jal(int rd, int32_t off)
+{
+    uint32_t i = (uint32_t)off;
+
+    return (i >> 20 & 1) << 31 | (i >> 1 & 0x3ff) << 21 |
+           (i >> 11 & 1) << 20 | (i >> 12 & 0xff) << 12 | rd << 7 | 0x6f;
+}
+
 static void iatu_wr(const TTHostLib *api, uint32_t reg, uint32_t v)
 {
     tt_host_wr32(api, LIBTTSIM_BAR2_BASE + IATU_REGION0 + reg, v);
@@ -387,6 +397,127 @@ static void test_sysmem_loopback(const TTHostLib *api)
 #define ID_NOC1(x, y)       ((16 - (x)) | (11 - (y)) << 6 | 17 << 12 | \
                              12 << 19)
 
+/*
+ * libttsim_exit() then libttsim_init() must give a chip as at power-on,
+ * although the library keeps its emulator between the two (a warm
+ * restart, TT_EMU_WARM): what the first session leaves behind - L1 and
+ * GDDR contents, a running core, TLB windows - is gone in the second,
+ * and a core released there runs the new code at an address where the
+ * first session's core ran other code.
+ */
+#define PC_TILE_X           2
+#define PC_TILE_Y           2
+#define PC_L1               0x30000         /* the counter at +4 */
+#define PC_JUNK             0x30100
+#define PC_DRAM_X           0
+#define PC_DRAM_Y           0
+#define PC_DRAM_ADDR        0x1000
+#define PC_WINDOW           7
+#define PC_NEW_VALUE        0x600d
+#define PC_WAIT_S           20
+
+static uint32_t pc_counter(const TTHostLib *api)
+{
+    uint32_t v = 0;
+
+    api->tile_rd(PC_TILE_X, PC_TILE_Y, PC_L1 + 4, &v, 4);
+    return v;
+}
+
+static void pc_release_brisc(const TTHostLib *api, const Prog *prog)
+{
+    uint32_t reset;
+
+    api->tile_wr(PC_TILE_X, PC_TILE_Y, 0, prog->insn, prog->n * 4);
+    api->tile_rd(PC_TILE_X, PC_TILE_Y, SOFT_RESET_0, &reset, 4);
+    reset &= ~SOFT_RESET_BRISC;
+    api->tile_wr(PC_TILE_X, PC_TILE_Y, SOFT_RESET_0, &reset, 4);
+}
+
+/* First session: leave things behind, a core counting in L1 among them */
+static void power_cycle_leave(const TTHostLib *api)
+{
+    static const uint8_t junk[16] = "left behind....";
+    time_t until = time(NULL) + PC_WAIT_S;
+    Prog prog = { .n = 0 };
+    uint32_t v;
+
+    /* t1 = 0; loop: t1 += 1; sw t1, 4(t0); j loop */
+    emit_li(&prog, T0, PC_L1);
+    prog.insn[prog.n++] = rv_addi(T1, X0, 0);
+    prog.insn[prog.n++] = rv_addi(T1, T1, 1);
+    prog.insn[prog.n++] = rv_sw(T1, T0, 4);
+    prog.insn[prog.n++] = rv_jal(X0, -8);
+    api->tile_wr(PC_TILE_X, PC_TILE_Y, PC_JUNK, junk, sizeof(junk));
+    api->tile_wr(PC_DRAM_X, PC_DRAM_Y, PC_DRAM_ADDR, junk, sizeof(junk));
+    tt_host_tlb_unicast(api, PC_WINDOW, PC_TILE_X, PC_TILE_Y, PC_L1);
+    pc_release_brisc(api, &prog);
+    do {
+        api->clock(1);
+        v = pc_counter(api);
+    } while ((v < 1000 || v > 1000000000) && time(NULL) < until);
+    tt_ok(v >= 1000 && v <= 1000000000, "first session: BRISC of (%d,%d) "
+          "counts in L1 (%u)",
+          PC_TILE_X, PC_TILE_Y, v);
+}
+
+/* Second session, right after libttsim_init() */
+static void power_cycle_check(const TTHostLib *api)
+{
+    time_t until = time(NULL) + PC_WAIT_S;
+    Prog prog = { .n = 0 };
+    uint32_t l1[4], dram[4], reset = 0, tlb[3], v;
+
+    api->tile_rd(PC_TILE_X, PC_TILE_Y, PC_JUNK, l1, sizeof(l1));
+    api->tile_rd(PC_DRAM_X, PC_DRAM_Y, PC_DRAM_ADDR, dram, sizeof(dram));
+    tt_ok(!l1[0] && !l1[1] && !l1[2] && !l1[3], "after exit and init: the "
+          "L1 bytes the first session wrote read 0");
+    tt_ok(!dram[0] && !dram[1] && !dram[2] && !dram[3], "after exit and "
+          "init: the GDDR bytes the first session wrote read 0");
+    api->tile_rd(PC_TILE_X, PC_TILE_Y, SOFT_RESET_0, &reset, 4);
+    tt_ok(reset == 0x47800, "after exit and init: SOFT_RESET_0 of (%d,%d) "
+          "is at its power-on value 0x47800 (0x%x)", PC_TILE_X, PC_TILE_Y,
+          reset);
+    for (int i = 0; i < 3; i++) {
+        tlb[i] = tt_host_rd32(api, api->bar0 + TT_HOST_TLB_CFG +
+                              TT_HOST_TLB_CFG_STRIDE * PC_WINDOW + 4 * i);
+    }
+    tt_ok(!tlb[0] && !tlb[1] && !tlb[2], "after exit and init: TLB window "
+          "%d's configuration reads 0", PC_WINDOW);
+    for (int i = 0; i < 20; i++) {
+        api->clock(1);
+    }
+    tt_ok(pc_counter(api) == 0, "after exit and init: the first session's "
+          "core no longer counts");
+
+    /* released onto wiped L1, it must not find the old loop translated */
+    api->tile_rd(PC_TILE_X, PC_TILE_Y, SOFT_RESET_0, &reset, 4);
+    reset &= ~SOFT_RESET_BRISC;
+    api->tile_wr(PC_TILE_X, PC_TILE_Y, SOFT_RESET_0, &reset, 4);
+    for (int i = 0; i < 20; i++) {
+        api->clock(1);
+    }
+    tt_ok(pc_counter(api) == 0, "after exit and init: a BRISC released "
+          "onto zeros does not run the first session's code");
+    reset = 0x47800;
+    api->tile_wr(PC_TILE_X, PC_TILE_Y, SOFT_RESET_0, &reset, 4);
+
+    /* new code where the old loop was: sw of a constant, then spin */
+    emit_li(&prog, T0, PC_L1);
+    emit_li(&prog, T1, PC_NEW_VALUE);
+    prog.insn[prog.n++] = rv_sw(T1, T0, 4);
+    prog.insn[prog.n++] = rv_jal(X0, 0);
+    pc_release_brisc(api, &prog);
+    do {
+        api->clock(1);
+        v = pc_counter(api);
+    } while (v != PC_NEW_VALUE && time(NULL) < until);
+    tt_ok(v == PC_NEW_VALUE, "after exit and init: a released BRISC runs "
+          "the new code at the old code's address (0x%x)", v);
+    reset = 0x47800;
+    api->tile_wr(PC_TILE_X, PC_TILE_Y, SOFT_RESET_0, &reset, 4);
+}
+
 static void test_identity(const TTHostLib *api)
 {
     static const struct {
@@ -485,6 +616,8 @@ static void test_edma(const TTHostLib *api)
 int main(int argc, char **argv)
 {
     TTHostLib api;
+    const char *env = getenv("TT_TEST_NO_CORES");
+    bool no_cores = env && *env == '1';
     int missing;
 
     if (argc != 2) {
@@ -513,13 +646,23 @@ int main(int argc, char **argv)
     test_arc(&api);
     test_tile_calls(&api);
     test_dma(&api);
-    test_sysmem_loopback(&api);
-    test_identity(&api);
+    if (no_cores) {
+        tt_ok(true, "host memory through a TLB window # SKIP not a "
+              "blackhole machine");
+        tt_ok(true, "NOC identity registers # SKIP not a blackhole "
+              "machine");
+    } else {
+        test_sysmem_loopback(&api);
+        test_identity(&api);
+    }
     test_edma(&api);
 
     api.clock(10);
     tt_ok(dma_bad == 0, "no DMA outside host memory (%u callbacks)",
           dma_calls);
+    if (!no_cores) {
+        power_cycle_leave(&api);
+    }
     api.exit();
     tt_ok(true, "libttsim_exit returned");
 
@@ -528,6 +671,10 @@ int main(int argc, char **argv)
     tt_ok(api.cfg_rd(0, 0) == 0xb1401e52, "libttsim_init after "
           "libttsim_exit: a new session answers (id 0x%08x)",
           api.cfg_rd(0, 0));
+    if (!no_cores) {
+        power_cycle_check(&api);
+        test_arc(&api);
+    }
     api.exit();
     /* in children, which start (and must stop) emulators of their own */
     tt_ok(tt_exits_1(init_twice, &api), "libttsim_init while running: "

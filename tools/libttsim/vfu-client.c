@@ -93,6 +93,8 @@ static const char *vfu_cmd_name(uint16_t cmd)
         return "REGION_READ";
     case VFU_CMD_REGION_WRITE:
         return "REGION_WRITE";
+    case VFU_CMD_DEVICE_RESET:
+        return "DEVICE_RESET";
     default:
         return "?";
     }
@@ -533,6 +535,15 @@ static int vfu_device_info(VfuClient *c)
     c->dev_flags = out.flags;
     c->num_regions = out.num_regions;
     return 0;
+}
+
+int vfu_client_reset(VfuClient *c)
+{
+    struct iovec none = { NULL, 0 };
+    size_t len;
+
+    /* no payload either way (vfio-user protocol, VFIO_USER_DEVICE_RESET) */
+    return vfu_transact(c, VFU_CMD_DEVICE_RESET, &none, 0, &none, 0, &len);
 }
 
 /* linux/vfio.h: VFIO_REGION_INFO_FLAG_CAPS, VFIO_REGION_INFO_CAP_SPARSE_MMAP */

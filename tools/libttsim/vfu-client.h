@@ -130,6 +130,13 @@ int vfu_client_post_write(VfuClient *c, uint32_t region, uint64_t offset,
                           const void *buf, uint32_t len);
 
 /*
+ * DEVICE_RESET: the QEMU server power-cycles the chip (every RAM zeroed,
+ * every block in its power-on state) before it answers.  Returns 0 or a
+ * negative errno.
+ */
+int vfu_client_reset(VfuClient *c);
+
+/*
  * Give up waiting for a reply after @seconds (0: wait forever).  Used for
  * the handshake, when a stuck server should not hang the host.
  */

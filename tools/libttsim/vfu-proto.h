@@ -24,6 +24,7 @@ enum {
     VFU_CMD_DEVICE_SET_IRQS = 8,
     VFU_CMD_REGION_READ = 9,
     VFU_CMD_REGION_WRITE = 10,
+    VFU_CMD_DEVICE_RESET = 13,
 };
 
 /* Header flags: bits 0-3 type, bit 4 no_reply, bit 5 error */

@@ -41,6 +41,8 @@ struct TTBlackholeSoC {
     int ram_fd;
     uint64_t ram_size;
 
+    bool pc_pending;            /* BQL: tt_soc_power_cycle() resets */
+
     /* properties */
     uint32_t board;
     uint32_t harvested_cols;
@@ -55,6 +57,14 @@ struct TTBlackholeSoC {
  */
 #define TT_SOC_RAM_TILE_STRIDE  (2 * MiB)
 #define TT_SOC_RAM_DRAM_BASE    (512 * MiB)
+
+/*
+ * Power the chip off and on, as a host's warm restart: every RAM (L1,
+ * LDMs, GDDR) back to zeros and every block in its power-on state, as at
+ * a system reset.  Called without the BQL from a thread that is not a
+ * vCPU.
+ */
+void tt_soc_power_cycle(TTBlackholeSoC *s);
 
 /* Tile at physical NOC0 (x, y), or NULL */
 TTTensixTile *tt_soc_tile_at(TTBlackholeSoC *s, int x, int y);

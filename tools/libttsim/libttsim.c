@@ -16,6 +16,9 @@
  *    file, so that a poll is a memory read rather than a socket round
  *    trip;
  *  - tile_rd/wr_bytes through a BAR0 TLB window (ttsim aborts on BH);
+ *  - several chips in one process, as tt-umd's multichip mode drives
+ *    them (libttsim_create_device_by_id/select_device_by_id): one QEMU
+ *    each, kept between sessions like the first (TT_EMU_WARM);
  *  - the mapped path (mapped.c): when the server shares the chip's RAM,
  *    accesses that a TLB window sends to L1 or GDDR are memcpy into that
  *    memory, and TLB configuration writes are kept here until something
@@ -103,18 +106,15 @@ static const TTSimBar tts_bars[] = {
 };
 #define TTS_NUM_BARS    (sizeof(tts_bars) / sizeof(tts_bars[0]))
 
-typedef struct TTSim {
-    pthread_mutex_t lock;
-    bool initialised;           /* libttsim_init() has run, ever */
-    bool running;               /* between libttsim_init() and _exit() */
+/* One chip: its QEMU and what the library knows of its server */
+typedef struct TTSimDev {
+    uint32_t chip_id;           /* libttsim_create_device_by_id()'s */
     bool spawned;               /* we started QEMU (emu is valid) */
     bool warm;                  /* ... and kept it, connected, at exit */
     pid_t owner;                /* the process that started it */
     VfuClient vfu;
     EmuChild emu;
 
-    libttsim_dma_rd_fn dma_rd;
-    libttsim_dma_wr_fn dma_wr;
     int mbox_region;            /* -1: the server has no mailbox */
     bool mbox_on;
     uint8_t *mbox_map;          /* the region mapped, or NULL: by message */
@@ -127,11 +127,33 @@ typedef struct TTSim {
     uint32_t tlb_cfg[3];
 
     Mapped *map;                /* the mapped path, or NULL */
+} TTSimDev;
+
+/*
+ * Devices of one process (tt-umd's multichip mode): libttsim_init()
+ * starts device 0 (chip 0), libttsim_create_device_by_id() the others,
+ * each a QEMU of its own; calls go to the one selected last.  Slots keep
+ * their kept QEMU (TT_EMU_WARM) from one session to the next.
+ */
+#define TTS_MAX_DEVICES         8
+
+typedef struct TTSim {
+    pthread_mutex_t lock;
+    bool initialised;           /* libttsim_init() has run, ever */
+    bool running;               /* between libttsim_init() and _exit() */
+    bool eth_noted;             /* the Ethernet-switch calls were reported */
+
+    libttsim_dma_rd_fn dma_rd;
+    libttsim_dma_wr_fn dma_wr;
+
+    TTSimDev dev[TTS_MAX_DEVICES];
+    int ndev;                   /* devices of this session */
+    TTSimDev *cur;              /* the selected one */
 } TTSim;
 
 static TTSim tts = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
-    .mbox_region = -1,
+    .cur = &tts.dev[0],
 };
 
 /* Set while this thread is inside an exported function */
@@ -160,16 +182,20 @@ static void tts_leave(void)
 /* The ABI has no error returns: like ttsim, stop the process loudly */
 static void __attribute__((noreturn)) tts_fatal(void)
 {
-    if (tts.spawned && tts.owner == getpid()) {
-        int status;
+    TTSimDev *d = tts.cur;
+    int status;
 
-        if (emu_exited(&tts.emu, &status)) {
-            char why[64];
+    if (d->spawned && d->owner == getpid() && emu_exited(&d->emu, &status)) {
+        char why[64];
 
-            emu_describe_status(status, why, sizeof(why));
-            fprintf(stderr, "libttsim: the emulator has exited (%s)\n", why);
+        emu_describe_status(status, why, sizeof(why));
+        fprintf(stderr, "libttsim: the emulator of chip %u has exited (%s)\n",
+                d->chip_id, why);
+    }
+    for (int i = 0; i < TTS_MAX_DEVICES; i++) {
+        if (tts.dev[i].spawned && tts.dev[i].owner == getpid()) {
+            emu_abandon(&tts.dev[i].emu);
         }
-        emu_abandon(&tts.emu);
     }
     fprintf(stderr, "libttsim: fatal error, aborting\n");
     abort();
@@ -177,14 +203,16 @@ static void __attribute__((noreturn)) tts_fatal(void)
 
 /*
  * The ABI called out of order: ttsim's ConfigurationError (its message
- * on stdout, then _Exit(1)), after stopping our emulator
+ * on stdout, then _Exit(1)), after stopping our emulators
  */
 static void __attribute__((noreturn)) tts_usage_error(const char *fn,
                                                       const char *why)
 {
-    if (tts.spawned && tts.owner == getpid()) {
-        emu_kill(&tts.emu);
-        tts.spawned = false;
+    for (int i = 0; i < TTS_MAX_DEVICES; i++) {
+        if (tts.dev[i].spawned && tts.dev[i].owner == getpid()) {
+            emu_kill(&tts.dev[i].emu);
+            tts.dev[i].spawned = false;
+        }
     }
     printf("ERROR: ConfigurationError: %s: %s\n", fn, why);
     fflush(stdout);
@@ -223,8 +251,8 @@ static bool tts_check(int ret, const char *what)
 static void tts_mbox_rw(bool write, uint64_t off, void *buf, uint32_t len)
 {
     int ret = write ?
-        vfu_client_write(&tts.vfu, tts.mbox_region, off, buf, len) :
-        vfu_client_read(&tts.vfu, tts.mbox_region, off, buf, len);
+        vfu_client_write(&tts.cur->vfu, tts.cur->mbox_region, off, buf, len) :
+        vfu_client_read(&tts.cur->vfu, tts.cur->mbox_region, off, buf, len);
 
     if (ret < 0) {
         fprintf(stderr, "libttsim: host DMA mailbox %s at 0x%llx failed: "
@@ -256,26 +284,26 @@ static uint32_t tts_mbox_reg(uint64_t off)
 {
     uint32_t v;
 
-    if (!tts.mbox_map) {
+    if (!tts.cur->mbox_map) {
         return tts_mbox_rd32(off);
     }
     if (off == TT_MBOX_STATUS) {
-        return __atomic_load_n((uint32_t *)(tts.mbox_map + off),
+        return __atomic_load_n((uint32_t *)(tts.cur->mbox_map + off),
                                __ATOMIC_ACQUIRE);
     }
-    memcpy(&v, tts.mbox_map + off, sizeof(v));
+    memcpy(&v, tts.cur->mbox_map + off, sizeof(v));
     return v;
 }
 
 /* DATA: moved through the mapping when there is one */
 static void tts_mbox_data(bool write, uint32_t len)
 {
-    if (!tts.mbox_map) {
-        tts_mbox_rw(write, TT_MBOX_DATA, tts.mbox_buf, len);
+    if (!tts.cur->mbox_map) {
+        tts_mbox_rw(write, TT_MBOX_DATA, tts.cur->mbox_buf, len);
     } else if (write) {
-        memcpy(tts.mbox_map + TT_MBOX_DATA, tts.mbox_buf, len);
+        memcpy(tts.cur->mbox_map + TT_MBOX_DATA, tts.cur->mbox_buf, len);
     } else {
-        memcpy(tts.mbox_buf, tts.mbox_map + TT_MBOX_DATA, len);
+        memcpy(tts.cur->mbox_buf, tts.cur->mbox_map + TT_MBOX_DATA, len);
     }
 }
 
@@ -286,8 +314,8 @@ static void tts_dma_serve_one(void)
     uint32_t len = tts_mbox_reg(TT_MBOX_LEN);
     uint64_t addr;
 
-    if (tts.mbox_map) {
-        memcpy(&addr, tts.mbox_map + TT_MBOX_ADDR, sizeof(addr));
+    if (tts.cur->mbox_map) {
+        memcpy(&addr, tts.cur->mbox_map + TT_MBOX_ADDR, sizeof(addr));
     } else {
         tts_mbox_rw(false, TT_MBOX_ADDR, &addr, sizeof(addr));   /* 8 bytes */
     }
@@ -300,11 +328,11 @@ static void tts_dma_serve_one(void)
         tts_fatal();
     }
     if (len > 0 && dir == TT_MBOX_DIR_TO_DEVICE) {
-        tts.dma_rd(addr, tts.mbox_buf, len);
+        tts.dma_rd(addr, tts.cur->mbox_buf, len);
         tts_mbox_data(true, len);
     } else if (len > 0) {
         tts_mbox_data(false, len);
-        tts.dma_wr(addr, tts.mbox_buf, len);
+        tts.dma_wr(addr, tts.cur->mbox_buf, len);
     }
     tts_mbox_wr32(TT_MBOX_DONE, 1);
 }
@@ -318,7 +346,7 @@ static void tts_dma_serve_one(void)
  */
 static void tts_mbox_inline(void *opaque)
 {
-    uint8_t *m = tts.mbox_map;
+    uint8_t *m = tts.cur->mbox_map;
     uint32_t dir, len;
     uint64_t addr;
 
@@ -354,7 +382,7 @@ static void tts_mbox_inline(void *opaque)
  */
 static void tts_dma_serve(void)
 {
-    if (!tts.mbox_on) {
+    if (!tts.cur->mbox_on) {
         return;
     }
     while (tts_mbox_reg(TT_MBOX_STATUS) != 0) {
@@ -379,7 +407,7 @@ static int tts_find_mailbox(void)
         const VfuRegionInfo *r;
 
         sscanf(env, "%u", &idx);
-        r = vfu_client_region(&tts.vfu, idx);
+        r = vfu_client_region(&tts.cur->vfu, idx);
         if (!r || r->size != TT_MBOX_SIZE || (r->flags & rw) != rw) {
             fprintf(stderr, "libttsim: TT_EMU_DMA_REGION=%s is not a host "
                     "DMA mailbox region\n", env);
@@ -388,7 +416,7 @@ static int tts_find_mailbox(void)
         return idx;
     }
     for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
-        const VfuRegionInfo *r = vfu_client_region(&tts.vfu, candidates[i]);
+        const VfuRegionInfo *r = vfu_client_region(&tts.cur->vfu, candidates[i]);
 
         if (r && r->size == TT_MBOX_SIZE && (r->flags & rw) == rw) {
             return candidates[i];
@@ -400,7 +428,7 @@ static int tts_find_mailbox(void)
 /* Map the mailbox if the server shares it whole; else stay with messages */
 static void tts_mbox_map(void)
 {
-    const VfuRegionInfo *r = vfu_client_region(&tts.vfu, tts.mbox_region);
+    const VfuRegionInfo *r = vfu_client_region(&tts.cur->vfu, tts.cur->mbox_region);
     void *p;
 
     if (!r || !r->mappable || r->map_start != 0 || r->map_size != TT_MBOX_SIZE) {
@@ -413,7 +441,7 @@ static void tts_mbox_map(void)
                 "(%s); serving it by message\n", strerror(errno));
         return;
     }
-    tts.mbox_map = p;
+    tts.cur->mbox_map = p;
 }
 
 /* Route device-to-host traffic to us iff the host gave us callbacks */
@@ -421,20 +449,20 @@ static void tts_mbox_update(void)
 {
     bool want = tts.dma_rd && tts.dma_wr;
 
-    if (tts.mbox_region < 0) {
+    if (tts.cur->mbox_region < 0) {
         if (want) {
             fprintf(stderr, "libttsim: warning: the emulator has no host DMA "
                     "mailbox region; device-to-host DMA will fail\n");
         }
         return;
     }
-    if (want != tts.mbox_on) {
+    if (want != tts.cur->mbox_on) {
         /* with the region mapped, inline requests too */
-        tts_mbox_wr32(TT_MBOX_CTRL, !want ? 0 : tts.mbox_map
+        tts_mbox_wr32(TT_MBOX_CTRL, !want ? 0 : tts.cur->mbox_map
                       ? TT_MBOX_CTRL_ON | TT_MBOX_CTRL_INLINE
                       : TT_MBOX_CTRL_ON);
-        tts.mbox_on = want;
-        tts.vfu.wait_hook = want && tts.mbox_map ? tts_mbox_inline : NULL;
+        tts.cur->mbox_on = want;
+        tts.cur->vfu.wait_hook = want && tts.cur->mbox_map ? tts_mbox_inline : NULL;
     }
 }
 
@@ -453,16 +481,16 @@ static uint32_t tts_bar_reg(uint32_t offset)
     const TTSimBar *b = &tts_bars[dword / 2];
     uint64_t v;
 
-    v = (tts.bar_sizing & (1u << dword)) ? ~(b->size - 1) : b->base;
+    v = (tts.cur->bar_sizing & (1u << dword)) ? ~(b->size - 1) : b->base;
     v |= PCI_BAR_MEM_TYPE_64;
     return (dword & 1) ? (uint32_t)(v >> 32) : (uint32_t)v;
 }
 
 static bool tts_config_offset_ok(uint32_t offset, const char *fn)
 {
-    if ((offset & 3) || offset >= tts.cfg_size) {
+    if ((offset & 3) || offset >= tts.cur->cfg_size) {
         fprintf(stderr, "libttsim: %s: bad config offset 0x%x (4-byte "
-                "aligned, below 0x%x)\n", fn, offset, tts.cfg_size);
+                "aligned, below 0x%x)\n", fn, offset, tts.cur->cfg_size);
         return false;
     }
     return true;
@@ -480,10 +508,10 @@ static uint32_t tts_config_read(uint32_t bdf, uint32_t offset)
     if (offset >= PCI_BAR_FIRST && offset < PCI_BAR_END) {
         return tts_bar_reg(offset);
     }
-    if (tts.map && !mapped_before_message(tts.map)) {
+    if (tts.cur->map && !mapped_before_message(tts.cur->map)) {
         tts_fatal();
     }
-    if (!tts_check(vfu_client_read32(&tts.vfu, VFU_REGION_CONFIG, offset,
+    if (!tts_check(vfu_client_read32(&tts.cur->vfu, VFU_REGION_CONFIG, offset,
                                      &v), "a config read")) {
         return UINT32_MAX;
     }
@@ -500,14 +528,14 @@ static void tts_config_write(uint32_t bdf, uint32_t offset, uint32_t data)
         uint32_t bit = 1u << ((offset - PCI_BAR_FIRST) / 4);
 
         /* The bases are fixed by the ABI; only sizing is modelled */
-        tts.bar_sizing = data == UINT32_MAX ? tts.bar_sizing | bit :
-                                              tts.bar_sizing & ~bit;
+        tts.cur->bar_sizing = data == UINT32_MAX ? tts.cur->bar_sizing | bit :
+                                              tts.cur->bar_sizing & ~bit;
         return;
     }
-    if (tts.map && !mapped_before_message(tts.map)) {
+    if (tts.cur->map && !mapped_before_message(tts.cur->map)) {
         tts_fatal();
     }
-    tts_check(vfu_client_write32(&tts.vfu, VFU_REGION_CONFIG, offset, data),
+    tts_check(vfu_client_write32(&tts.cur->vfu, VFU_REGION_CONFIG, offset, data),
               "a config write");
 }
 
@@ -525,7 +553,7 @@ static bool tts_bar_decode(uint64_t paddr, uint32_t size, uint32_t *region,
         if (paddr < b->base || off >= b->size || size > b->size - off) {
             continue;
         }
-        r = vfu_client_region(&tts.vfu, b->region);
+        r = vfu_client_region(&tts.cur->vfu, b->region);
         if (!r || off >= r->size || size > r->size - off) {
             fprintf(stderr, "libttsim: access at 0x%llx (+%u) is beyond the "
                     "0x%llx bytes the emulator has in BAR%u\n",
@@ -550,7 +578,7 @@ static void tts_note_bar0_write(uint64_t offset, uint32_t size)
     uint64_t cfg = TLB_CFG_BASE + TLB_TILE_WINDOW * TLB_CFG_STRIDE;
 
     if (offset < cfg + TLB_CFG_STRIDE && offset + size > cfg) {
-        tts.tlb_valid = false;
+        tts.cur->tlb_valid = false;
     }
 }
 
@@ -561,10 +589,10 @@ static bool tts_region_rw(uint32_t region, uint64_t offset, void *buf,
     bool ok;
 
     if (write) {
-        ok = tts_check(vfu_client_write(&tts.vfu, region, offset, buf, size),
+        ok = tts_check(vfu_client_write(&tts.cur->vfu, region, offset, buf, size),
                        "a BAR write");
     } else {
-        ok = tts_check(vfu_client_read(&tts.vfu, region, offset, buf, size),
+        ok = tts_check(vfu_client_read(&tts.cur->vfu, region, offset, buf, size),
                        "a BAR read");
         if (!ok) {
             memset(buf, 0xff, size);
@@ -581,7 +609,7 @@ static bool tts_region_rw(uint32_t region, uint64_t offset, void *buf,
 static bool tts_message_rw(uint32_t region, uint64_t offset, void *buf,
                            uint32_t size, bool write)
 {
-    if (tts.map && !mapped_before_message(tts.map)) {
+    if (tts.cur->map && !mapped_before_message(tts.cur->map)) {
         tts_fatal();
     }
     return tts_region_rw(region, offset, buf, size, write);
@@ -591,7 +619,7 @@ static bool tts_message_rw(uint32_t region, uint64_t offset, void *buf,
 static int tts_mapped(uint32_t region, uint64_t offset, void *buf,
                       uint32_t size, bool write)
 {
-    int r = mapped_bar_access(tts.map, region, offset, buf, size, write);
+    int r = mapped_bar_access(tts.cur->map, region, offset, buf, size, write);
 
     if (r == MAPPED_ERROR) {
         tts_fatal();
@@ -608,7 +636,7 @@ static bool tts_bar_rw(uint32_t region, uint64_t offset, uint8_t *buf,
 {
     bool ok = true;
 
-    if (!tts.map ||
+    if (!tts.cur->map ||
         (region != VFU_REGION_BAR0 && region != VFU_REGION_BAR4)) {
         return tts_message_rw(region, offset, buf, size, write);
     }
@@ -618,7 +646,7 @@ static bool tts_bar_rw(uint32_t region, uint64_t offset, uint8_t *buf,
             return true;
         }
         ok = tts_message_rw(region, offset, buf, size, write);
-        if (!mapped_reload_tlbs(tts.map)) {
+        if (!mapped_reload_tlbs(tts.cur->map)) {
             tts_fatal();
         }
         return ok;
@@ -677,19 +705,19 @@ static bool tts_tlb_point(uint32_t x, uint32_t y, uint64_t addr)
     };
     uint64_t base = TLB_CFG_BASE + TLB_TILE_WINDOW * TLB_CFG_STRIDE;
 
-    if (tts.tlb_valid && !memcmp(cfg, tts.tlb_cfg, sizeof(cfg))) {
+    if (tts.cur->tlb_valid && !memcmp(cfg, tts.cur->tlb_cfg, sizeof(cfg))) {
         return true;
     }
     /* Three 4-byte writes, low word first: ttsim accepts nothing else */
-    tts.tlb_valid = false;
+    tts.cur->tlb_valid = false;
     for (int i = 0; i < 3; i++) {
         if (!tts_bar_rw(VFU_REGION_BAR0, base + 4 * i, (uint8_t *)&cfg[i], 4,
                         true)) {
             return false;
         }
     }
-    memcpy(tts.tlb_cfg, cfg, sizeof(cfg));
-    tts.tlb_valid = true;
+    memcpy(tts.cur->tlb_cfg, cfg, sizeof(cfg));
+    tts.cur->tlb_valid = true;
     return true;
 }
 
@@ -755,7 +783,7 @@ static void tts_connect(const char *path)
     int status, ret;
 
     for (;;) {
-        ret = vfu_client_connect(&tts.vfu, path);
+        ret = vfu_client_connect(&tts.cur->vfu, path);
         if (ret == 0) {
             return;
         }
@@ -764,7 +792,7 @@ static void tts_connect(const char *path)
                     strerror(-ret));
             tts_fatal();
         }
-        if (tts.spawned && emu_exited(&tts.emu, &status)) {
+        if (tts.cur->spawned && emu_exited(&tts.cur->emu, &status)) {
             fprintf(stderr, "libttsim: the emulator stopped before serving "
                     "%s; its messages are above\n", path);
             tts_fatal();
@@ -783,13 +811,13 @@ static void tts_discover(void)
 {
     const char *shm = getenv("TT_EMU_SHM");
 
-    tts.mbox_region = tts_find_mailbox();
-    if (tts.mbox_region >= 0) {
+    tts.cur->mbox_region = tts_find_mailbox();
+    if (tts.cur->mbox_region >= 0) {
         tts_mbox_map();
     }
     tts_mbox_update();
     if (!shm || strcmp(shm, "0") != 0) {
-        tts.map = mapped_attach(&tts.vfu);
+        tts.cur->map = mapped_attach(&tts.cur->vfu);
     }
 }
 
@@ -801,36 +829,36 @@ static void tts_attach(void)
     const char *poll_us = getenv("TT_EMU_POLL_US");
     int us = poll_us && *poll_us ? atoi(poll_us) : TTS_DEFAULT_POLL_US;
 
-    vfu_client_init(&tts.vfu);
-    tts.vfu.debug = dbg && *dbg && strcmp(dbg, "0") != 0;
-    tts.vfu.poll_ns = us > 0 ? us * 1000LL : 0;
+    vfu_client_init(&tts.cur->vfu);
+    tts.cur->vfu.debug = dbg && *dbg && strcmp(dbg, "0") != 0;
+    tts.cur->vfu.poll_ns = us > 0 ? us * 1000LL : 0;
     if (!sock || !*sock) {
-        tts.spawned = true;
-        tts.owner = getpid();
-        if (emu_start(&tts.emu) < 0) {
-            emu_stop(&tts.emu);
-            tts.spawned = false;
+        tts.cur->spawned = true;
+        tts.cur->owner = getpid();
+        if (emu_start(&tts.cur->emu) < 0) {
+            emu_stop(&tts.cur->emu);
+            tts.cur->spawned = false;
             tts_fatal();
         }
-        sock = tts.emu.sock;
+        sock = tts.cur->emu.sock;
     }
     tts_connect(sock);
-    if (tts.spawned) {
-        emu_remove_tmpdir(&tts.emu);
+    if (tts.cur->spawned) {
+        emu_remove_tmpdir(&tts.cur->emu);
     }
-    if (vfu_client_set_timeout(&tts.vfu, tts_timeout()) < 0 ||
-        vfu_client_handshake(&tts.vfu) < 0 ||
-        vfu_client_set_timeout(&tts.vfu, 0) < 0) {
+    if (vfu_client_set_timeout(&tts.cur->vfu, tts_timeout()) < 0 ||
+        vfu_client_handshake(&tts.cur->vfu) < 0 ||
+        vfu_client_set_timeout(&tts.cur->vfu, 0) < 0) {
         fprintf(stderr, "libttsim: cannot talk vfio-user with %s\n", sock);
         tts_fatal();
     }
-    cfg = vfu_client_region(&tts.vfu, VFU_REGION_CONFIG);
+    cfg = vfu_client_region(&tts.cur->vfu, VFU_REGION_CONFIG);
     if (!cfg || cfg->size < 0x40) {
         fprintf(stderr, "libttsim: the device on %s has no PCI config "
                 "space region\n", sock);
         tts_fatal();
     }
-    tts.cfg_size = cfg->size > 4096 ? 4096 : cfg->size;
+    tts.cur->cfg_size = cfg->size > 4096 ? 4096 : cfg->size;
 }
 
 /*
@@ -843,24 +871,24 @@ static bool tts_rewarm(void)
 {
     int status;
 
-    if (!tts.warm) {
+    if (!tts.cur->warm) {
         return false;
     }
-    tts.warm = false;
-    if (tts.owner != getpid()) {
+    tts.cur->warm = false;
+    if (tts.cur->owner != getpid()) {
         /* a forked child: the emulator and its connection are the parent's */
-        vfu_client_close(&tts.vfu);
-        tts.spawned = false;
+        vfu_client_close(&tts.cur->vfu);
+        tts.cur->spawned = false;
         return false;
     }
-    if (!emu_exited(&tts.emu, &status)) {
+    if (!emu_exited(&tts.cur->emu, &status)) {
         return true;
     }
     fprintf(stderr, "libttsim: the emulator kept from the last session has "
             "exited; starting another\n");
-    vfu_client_close(&tts.vfu);
-    emu_stop(&tts.emu);
-    tts.spawned = false;
+    vfu_client_close(&tts.cur->vfu);
+    emu_stop(&tts.cur->emu);
+    tts.cur->spawned = false;
     return false;
 }
 
@@ -888,11 +916,59 @@ static bool tts_keep_warm(void)
 {
     const char *env = getenv("TT_EMU_WARM");
 
-    if (!tts.spawned || (env && strcmp(env, "0") == 0) ||
+    if (!tts.cur->spawned || (env && strcmp(env, "0") == 0) ||
         !tts_loaded_from_file()) {
         return false;
     }
-    return vfu_client_reset(&tts.vfu) == 0;
+    return vfu_client_reset(&tts.cur->vfu) == 0;
+}
+
+/* Open the current slot: its kept QEMU power-cycled, or a new one */
+static void tts_open(uint32_t chip_id)
+{
+    TTSimDev *d = tts.cur;
+
+    d->chip_id = chip_id;
+    d->mbox_region = -1;
+    d->mbox_on = false;
+    d->bar_sizing = 0;
+    d->tlb_valid = false;
+    if (!tts_rewarm()) {
+        tts_attach();
+    }
+    tts_discover();
+}
+
+/* End the current slot's session: keep its QEMU, or stop it */
+static void tts_close(void)
+{
+    TTSimDev *d = tts.cur;
+
+    /*
+     * Best effort: the emulator may already be gone, and a request still
+     * pending fails on its side once the mailbox is off.
+     */
+    if (d->mbox_on) {
+        (void)vfu_client_write32(&d->vfu, d->mbox_region, TT_MBOX_CTRL, 0);
+        d->mbox_on = false;
+        d->vfu.wait_hook = NULL;
+    }
+    if (d->mbox_map) {
+        munmap(d->mbox_map, TT_MBOX_SIZE);
+        d->mbox_map = NULL;
+    }
+    /* sends the last wake-ups: cores may be waiting for a final write */
+    mapped_detach(d->map);
+    d->map = NULL;
+    if (tts_keep_warm()) {
+        d->warm = true;
+    } else {
+        vfu_client_close(&d->vfu);
+        if (d->spawned) {
+            emu_stop(&d->emu);
+            d->spawned = false;
+        }
+    }
 }
 
 TTS_EXPORT void libttsim_init(void)
@@ -901,18 +977,14 @@ TTS_EXPORT void libttsim_init(void)
     if (tts.running) {
         /* ttsim: "sim is already running" */
         tts_usage_error(__func__, "while the sim is already running "
-                        "(one device per library; libttsim_exit() first)");
+                        "(libttsim_exit() first; more chips: "
+                        "libttsim_create_device_by_id())");
     }
     /* a new session after libttsim_exit(): nothing of the last one */
     tts.initialised = true;
-    tts.mbox_region = -1;
-    tts.mbox_on = false;
-    tts.bar_sizing = 0;
-    tts.tlb_valid = false;
-    if (!tts_rewarm()) {
-        tts_attach();
-    }
-    tts_discover();
+    tts.cur = &tts.dev[0];
+    tts.ndev = 1;
+    tts_open(0);
     tts.running = true;
     tts_leave();
 }
@@ -921,32 +993,12 @@ TTS_EXPORT void libttsim_exit(void)
 {
     tts_enter(__func__);
     if (tts.running) {
-        /*
-         * Best effort: the emulator may already be gone, and a request
-         * still pending fails on its side once the mailbox is off.
-         */
-        if (tts.mbox_on) {
-            (void)vfu_client_write32(&tts.vfu, tts.mbox_region, TT_MBOX_CTRL,
-                                     0);
-            tts.mbox_on = false;
-            tts.vfu.wait_hook = NULL;
+        for (int i = 0; i < tts.ndev; i++) {
+            tts.cur = &tts.dev[i];
+            tts_close();
         }
-        if (tts.mbox_map) {
-            munmap(tts.mbox_map, TT_MBOX_SIZE);
-            tts.mbox_map = NULL;
-        }
-        /* sends the last wake-ups: cores may be waiting for a final write */
-        mapped_detach(tts.map);
-        tts.map = NULL;
-        if (tts_keep_warm()) {
-            tts.warm = true;
-        } else {
-            vfu_client_close(&tts.vfu);
-            if (tts.spawned) {
-                emu_stop(&tts.emu);
-                tts.spawned = false;
-            }
-        }
+        tts.cur = &tts.dev[0];
+        tts.ndev = 0;
         tts.running = false;
     }
     tts_leave();
@@ -955,13 +1007,139 @@ TTS_EXPORT void libttsim_exit(void)
 /* If the host never calls libttsim_exit(), do not leave QEMU behind */
 static void __attribute__((destructor)) tts_unload(void)
 {
-    if (tts.spawned && tts.owner == getpid()) {
-        if (tts.warm) {
-            emu_kill(&tts.emu);
-        } else {
-            emu_abandon(&tts.emu);
+    for (int i = 0; i < TTS_MAX_DEVICES; i++) {
+        TTSimDev *d = &tts.dev[i];
+
+        if (d->spawned && d->owner == getpid()) {
+            if (d->warm) {
+                emu_kill(&d->emu);
+            } else {
+                emu_abandon(&d->emu);
+            }
         }
     }
+}
+
+static TTSimDev *tts_find(uint32_t chip_id)
+{
+    for (int i = 0; i < tts.ndev; i++) {
+        if (tts.dev[i].chip_id == chip_id) {
+            return &tts.dev[i];
+        }
+    }
+    return NULL;
+}
+
+/*
+ * tt-umd's multichip ABI (tt-umd device/simulation/tt_sim_communicator.cpp,
+ * the pfn_libttsim_* of its multichip mode): after one libttsim_init(),
+ * every chip is created by id and selected before each call.  Each chip
+ * is a QEMU of its own; chip 0 is the one libttsim_init() started.  The
+ * handle is opaque to the host.
+ */
+TTS_EXPORT void *libttsim_create_device_by_id(uint32_t chip_id, int chip_x,
+                                              int chip_y)
+{
+    TTSimDev *d, *was;
+    char why[96];
+
+    (void)chip_x;
+    (void)chip_y;
+    tts_enter(__func__);
+    tts_require_running(__func__);
+    d = tts_find(chip_id);
+    if (!d) {
+        if (tts.ndev == TTS_MAX_DEVICES) {
+            snprintf(why, sizeof(why), "for chip %u: %d chips are the "
+                     "most one process may have", chip_id, TTS_MAX_DEVICES);
+            tts_usage_error(__func__, why);
+        }
+        if (getenv("TT_EMU_SOCKET") && *getenv("TT_EMU_SOCKET")) {
+            snprintf(why, sizeof(why), "for chip %u while TT_EMU_SOCKET "
+                     "names the one chip to attach to", chip_id);
+            tts_usage_error(__func__, why);
+        }
+        d = &tts.dev[tts.ndev++];
+        was = tts.cur;
+        tts.cur = d;
+        tts_open(chip_id);
+        tts.cur = was;
+    }
+    tts_leave();
+    return d;
+}
+
+TTS_EXPORT void libttsim_select_device_by_id(uint32_t chip_id)
+{
+    TTSimDev *d;
+    char why[96];
+
+    tts_enter(__func__);
+    tts_require_running(__func__);
+    d = tts_find(chip_id);
+    if (!d) {
+        snprintf(why, sizeof(why), "for chip %u, which "
+                 "libttsim_create_device_by_id() did not create", chip_id);
+        tts_usage_error(__func__, why);
+    }
+    tts.cur = d;
+    tts_leave();
+}
+
+/*
+ * ttsim's in-process Ethernet switch between the chips of one process.
+ * Our chips are separate QEMU processes whose Ethernet tiles are linked by
+ * QEMU's own networking, not by the library: the calls are accepted, and
+ * reported once, so that a host building a multichip cluster learns that
+ * these links are not made.
+ */
+static void tts_eth_note(const char *fn)
+{
+    if (!tts.eth_noted) {
+        tts.eth_noted = true;
+        fprintf(stderr, "libttsim: %s(): Ethernet links between the chips "
+                "of one process are not emulated by this library; each "
+                "chip is a QEMU of its own\n", fn);
+    }
+}
+
+TTS_EXPORT void libttsim_switch_reset(void)
+{
+    tts_enter(__func__);
+    tts_eth_note(__func__);
+    tts_leave();
+}
+
+TTS_EXPORT void libttsim_switch_drain(void)
+{
+    tts_enter(__func__);
+    tts_leave();
+}
+
+TTS_EXPORT void libttsim_switch_register(void *dev, uint32_t tile_id,
+                                         uint64_t mac)
+{
+    tts_enter(__func__);
+    tts_eth_note(__func__);
+    tts_leave();
+}
+
+TTS_EXPORT void libttsim_configure_eth_link_virtual(void *dev,
+                                                    uint32_t tile_id,
+                                                    uint64_t local_mac)
+{
+    tts_enter(__func__);
+    tts_eth_note(__func__);
+    tts_leave();
+}
+
+TTS_EXPORT void libttsim_switch_register_peer(void *dev, uint32_t tile_id,
+                                              void *peer_dev,
+                                              uint32_t peer_tile_id)
+{
+    tts_enter(__func__);
+    tts_eth_note(__func__);
+    tts_leave();
 }
 
 /* ------------------------------------------------------ exported ABI -- */
@@ -977,7 +1155,13 @@ TTS_EXPORT void libttsim_set_pci_dma_mem_callbacks(libttsim_dma_rd_fn rd,
     tts.dma_rd = rd;
     tts.dma_wr = wr;
     if (tts.running) {
-        tts_mbox_update();
+        TTSimDev *was = tts.cur;
+
+        for (int i = 0; i < tts.ndev; i++) {
+            tts.cur = &tts.dev[i];
+            tts_mbox_update();
+        }
+        tts.cur = was;
     }
     tts_leave();
 }
@@ -1049,10 +1233,31 @@ TTS_EXPORT void libttsim_clock(uint32_t n_clocks)
     (void)n_clocks;
     tts_enter(__func__);
     tts_require_running(__func__);
-    if (tts.map && !mapped_kick(tts.map)) {
+    if (tts.cur->map && !mapped_kick(tts.cur->map)) {
         tts_fatal();
     }
     tts_dma_serve();
+    tts_leave();
+    sched_yield();
+}
+
+/* tt-umd's multichip mode: a clock for every chip */
+TTS_EXPORT void libttsim_clock_all_devices(uint32_t n_clocks)
+{
+    TTSimDev *was;
+
+    (void)n_clocks;
+    tts_enter(__func__);
+    tts_require_running(__func__);
+    was = tts.cur;
+    for (int i = 0; i < tts.ndev; i++) {
+        tts.cur = &tts.dev[i];
+        if (tts.cur->map && !mapped_kick(tts.cur->map)) {
+            tts_fatal();
+        }
+        tts_dma_serve();
+    }
+    tts.cur = was;
     tts_leave();
     sched_yield();
 }

@@ -32,6 +32,23 @@ void libttsim_tile_wr_bytes(uint32_t x, uint32_t y, uint64_t addr,
                             const void *src, uint32_t size);
 void libttsim_clock(uint32_t n_clocks);
 
+/*
+ * tt-umd's multichip ABI (tt-umd device/simulation/tt_sim_communicator.cpp,
+ * whose multichip mode wants all eight): chips created by id after one
+ * libttsim_init(), the one to talk to selected before each call.  The
+ * Ethernet-switch calls are accepted and do nothing here.
+ */
+void *libttsim_create_device_by_id(uint32_t chip_id, int chip_x, int chip_y);
+void libttsim_select_device_by_id(uint32_t chip_id);
+void libttsim_clock_all_devices(uint32_t n_clocks);
+void libttsim_switch_reset(void);
+void libttsim_switch_drain(void);
+void libttsim_switch_register(void *dev, uint32_t tile_id, uint64_t mac);
+void libttsim_configure_eth_link_virtual(void *dev, uint32_t tile_id,
+                                         uint64_t local_mac);
+void libttsim_switch_register_peer(void *dev, uint32_t tile_id,
+                                   void *peer_dev, uint32_t peer_tile_id);
+
 /* ttsim's internal BAR physical bases (ttsim src/libttsim.cpp) */
 #define LIBTTSIM_BAR0_BASE  0x100000000ull
 #define LIBTTSIM_BAR0_SIZE  (512ull << 20)

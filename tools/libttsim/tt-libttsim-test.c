@@ -16,6 +16,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -518,6 +519,59 @@ static void power_cycle_check(const TTHostLib *api)
     api->tile_wr(PC_TILE_X, PC_TILE_Y, SOFT_RESET_0, &reset, 4);
 }
 
+/*
+ * tt-umd's multichip mode (TTSimCommunicatorTest.TwoDevicesIndependentIO):
+ * chips created by id after one libttsim_init(), each selected before it
+ * is used, hold their own memory
+ */
+#define TWO_ADDR            0x50000
+
+typedef void *(*create_fn)(uint32_t, int, int);
+typedef void (*select_fn)(uint32_t);
+
+static void select_unknown(void *opaque)
+{
+    ((select_fn)opaque)(7);
+}
+
+static void test_two_devices(const TTHostLib *api)
+{
+    create_fn create = (create_fn)dlsym(api->handle,
+                                        "libttsim_create_device_by_id");
+    select_fn select = (select_fn)dlsym(api->handle,
+                                        "libttsim_select_device_by_id");
+    uint32_t a = 0xdead0000, b = 0xbeef0001, back_a = 0, back_b = 0;
+    void *h0, *h1;
+
+    if (!tt_ok(create && select, "the multichip symbols resolve")) {
+        return;
+    }
+    if (getenv("TT_EMU_SOCKET") && *getenv("TT_EMU_SOCKET")) {
+        tt_ok(true, "two chips # SKIP TT_EMU_SOCKET names one server");
+        return;
+    }
+    h0 = create(0, 0, 0);
+    h1 = create(1, 1, 0);
+    tt_ok(h0 && h1 && h0 != h1 && create(1, 1, 0) == h1, "chips 0 and 1 "
+          "have handles of their own, and creating chip 1 again returns "
+          "its handle");
+    select(0);
+    api->tile_wr(TEST_TILE_X, TEST_TILE_Y, TWO_ADDR, &a, 4);
+    select(1);
+    tt_ok(api->cfg_rd(0, 0) == TT_HOST_BH_ID, "chip 1 answers config "
+          "reads");
+    api->tile_wr(TEST_TILE_X, TEST_TILE_Y, TWO_ADDR, &b, 4);
+    select(0);
+    api->tile_rd(TEST_TILE_X, TEST_TILE_Y, TWO_ADDR, &back_a, 4);
+    select(1);
+    api->tile_rd(TEST_TILE_X, TEST_TILE_Y, TWO_ADDR, &back_b, 4);
+    tt_ok(back_a == a && back_b == b, "the same L1 address holds 0x%x on "
+          "chip 0 and 0x%x on chip 1", back_a, back_b);
+    select(0);
+    tt_ok(tt_exits_1(select_unknown, (void *)select), "selecting a chip "
+          "never created: ConfigurationError, exit status 1");
+}
+
 static void test_identity(const TTHostLib *api)
 {
     static const struct {
@@ -675,6 +729,7 @@ int main(int argc, char **argv)
         power_cycle_check(&api);
         test_arc(&api);
     }
+    test_two_devices(&api);
     api.exit();
     /* in children, which start (and must stop) emulators of their own */
     tt_ok(tt_exits_1(init_twice, &api), "libttsim_init while running: "

@@ -430,6 +430,29 @@ static bool bench_w1(const char *name, int n, uint32_t count,
     return true;
 }
 
+/*
+ * A session ended and the next one begun, as a test suite does per test
+ * (tt-umd's Cluster per test): libttsim_init, a config read, libttsim_exit
+ */
+#define RESTARTS 20
+
+static bool bench_restart(void)
+{
+    double t[RESTARTS];
+    bool good = true;
+
+    for (int i = 0; i < RESTARTS; i++) {
+        double t0 = tt_host_now();
+
+        good &= start_device() == TT_HOST_BH_ID ||
+                bench_error("not a BH after a restart");
+        lib.exit();
+        t[i] = tt_host_now() - t0;
+    }
+    metric("restart", tt_host_median(t, RESTARTS) * 1e3, "ms");
+    return good;
+}
+
 static int run_bench(const Opts *o)
 {
     double t = tt_host_now();
@@ -448,6 +471,7 @@ static int run_bench(const Opts *o)
     good &= !tt_host_dma_calls() ||
             bench_error("unexpected device-to-host DMA");
     lib.exit();
+    good &= bench_restart();
     return good ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 

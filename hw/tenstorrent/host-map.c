@@ -180,19 +180,34 @@ static uint32_t tt_host_map_block_of(TTHostMap *hm, int px, int py)
     return 0;
 }
 
-/* Which block a unicast to (x, y) reaches, in each coordinate space */
+static uint16_t tt_host_map_ucast_block(TTHostMap *hm, int noc,
+                                        bool translate, int x, int y)
+{
+    int px, py;
+
+    if (!tt_noc_resolve(&hm->soc->noc, noc, translate, x, y, &px, &py)) {
+        return 0;
+    }
+    return tt_host_map_block_of(hm, px, py);
+}
+
+/*
+ * Which block a unicast to (x, y) reaches, in each coordinate space.
+ * Translated coordinates are one space for both NOCs, except where NOC1
+ * reaches another node (router-only tiles, noc.c tt_noc_resolve): there
+ * no block, so that the client asks the server, which knows the NOC.
+ */
 static void tt_host_map_fill_ucast(TTHostMap *hm, uint16_t *ucast)
 {
     for (int space = 0; space < TT_HM_SPACES; space++) {
         for (int y = 0; y < TT_HM_GRID; y++) {
             for (int x = 0; x < TT_HM_GRID; x++) {
-                int px, py;
-                uint16_t b = 0;
+                bool xlate = space == TT_HM_SPACE_XLATE;
+                uint16_t b = tt_host_map_ucast_block(
+                    hm, space == TT_HM_SPACE_NOC1, xlate, x, y);
 
-                if (tt_noc_resolve(&hm->soc->noc, space == TT_HM_SPACE_NOC1,
-                                   space == TT_HM_SPACE_XLATE, x, y, &px,
-                                   &py)) {
-                    b = tt_host_map_block_of(hm, px, py);
+                if (xlate && b != tt_host_map_ucast_block(hm, 1, true, x, y)) {
+                    b = 0;
                 }
                 ucast[(space * TT_HM_GRID + y) * TT_HM_GRID + x] =
                     cpu_to_le16(b);

@@ -213,10 +213,11 @@ bool tt_noc_resolve(TTNoc *noc, int noc_id, bool translate, int x, int y,
          * Router-only tiles, which no table maps, NOC1 reaches mirrored
          * in x: tt-umd's BlackholeRouterOnlyNoc1TranslatedCoords
          * (tests/api/test_noc.cpp) lists translated (15, 0) at NOC1
-         * (15, 11), i.e. NOC0 (1, 0); column 8 is its own mirror.
+         * (15, 11), i.e. NOC0 (1, 0), and translated (9, 0), a DRAM
+         * tile's place, at NOC0 (7, 0); column 8 is its own mirror.
          */
         if (noc_id && !table && *px < TT_GRID_W && *py < TT_GRID_H &&
-            noc->grid.node[*px][*py].kind == TT_NODE_NONE) {
+            noc->grid.node[TT_GRID_W - 1 - *px][*py].kind == TT_NODE_NONE) {
             *px = TT_GRID_W - 1 - *px;
         }
     } else if (noc_id) {

@@ -604,6 +604,8 @@ static void test_identity(const TTHostLib *api)
         /* tt-umd: translated (15, 0) over NOC1 is NOC1 (15, 11) */
         { "router-only translated (15, 0) NODE_ID via NOC1", 15, 0, 1,
           0xff000044, ID_NOC1(1, 0) },
+        { "router-only translated (9, 0), a DRAM tile's place, NODE_ID via "
+          "NOC1", 9, 0, 1, 0xff000044, ID_NOC1(7, 0) },
     };
 
     for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {

@@ -152,7 +152,8 @@ static bool blackhole_soc_create_arc(TTBlackholeSoC *s, Error **errp)
                          0xff & ~(s->grid.harvested_dram_bank < 0 ? 0 :
                                   BIT(s->grid.harvested_dram_bank)));
     qdev_prop_set_uint32(d, "enabled-eth",
-                         s->grid.board == TT_BOARD_P150 ? 0x0fff : 0);
+                         ~s->grid.harvested_eth & MAKE_64BIT_MASK(0,
+                                                       TT_ETH_CHANNELS));
     return sysbus_realize(SYS_BUS_DEVICE(d), errp);
 }
 

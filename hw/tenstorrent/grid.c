@@ -126,9 +126,18 @@ bool tt_grid_init(TTGrid *g, TTBoard board, uint32_t harvested_cols,
     g->board = board;
     g->harvested_cols = harvested_cols;
     g->harvested_dram_bank = harvested_dram_bank;
+    g->harvested_eth = tt_grid_boards[board].harvested_eth;
     place_tiles(g);
     place_others(g);
     return true;
+}
+
+int tt_grid_eth_logical(const TTGrid *g, int c)
+{
+    if (g->harvested_eth & BIT(c)) {
+        return -1;
+    }
+    return ctpop32(~g->harvested_eth & (BIT(c) - 1));
 }
 
 int tt_grid_count_tiles(uint32_t harvested_cols)

@@ -141,7 +141,8 @@ static bool tt_noc_translate(const TTGrid *g, int x, int y, int *px, int *py,
         for (int i = 0; i < TT_GRID_W * TT_GRID_H; i++) {
             const TTNode *n = &g->node[i / TT_GRID_H][i % TT_GRID_H];
 
-            if (n->kind == TT_NODE_ETH && n->index == x - TT_VIRT_ETH_X0) {
+            if (n->kind == TT_NODE_ETH &&
+                tt_grid_eth_logical(g, n->index) == x - TT_VIRT_ETH_X0) {
                 *px = i / TT_GRID_H;
                 *py = i % TT_GRID_H;
                 return true;
@@ -192,8 +193,11 @@ static void tt_noc_translated_xy(const TTGrid *g, int px, int py, int *x,
         *y = TT_VIRT_PCIE_Y;
         break;
     case TT_NODE_ETH:
-        *x = TT_VIRT_ETH_X0 + n->index;
-        *y = TT_VIRT_ETH_Y;
+        /* fused-off channels keep their NOC0 coordinates (tt-umd) */
+        if (tt_grid_eth_logical(g, n->index) >= 0) {
+            *x = TT_VIRT_ETH_X0 + tt_grid_eth_logical(g, n->index);
+            *y = TT_VIRT_ETH_Y;
+        }
         break;
     default:
         break;

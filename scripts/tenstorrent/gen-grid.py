@@ -87,8 +87,11 @@ def main():
         for x in b["harvested_columns"]:
             mask |= 1 << x
         bank = b["harvested_dram_bank"]
-        boards.append('{ "%s", %d, 0x%xu, %d }' % (
-            b["name"], b["pcie"], mask, -1 if bank is None else bank))
+        eth = 0
+        for c in b["harvested_eth"]:
+            eth |= 1 << c
+        boards.append('{ "%s", %d, 0x%xu, %d, 0x%xu }' % (
+            b["name"], b["pcie"], mask, -1 if bank is None else bank, eth))
     out += [init("BOARDS", boards), "", "#endif", ""]
     with open(dst, "w") as f:
         f.write("\n".join(out))

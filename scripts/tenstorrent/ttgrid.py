@@ -51,7 +51,8 @@ class Grid:
             self.boards.append({
                 "name": b["name"], "pcie": b["pcie"],
                 "harvested_columns": list(b["harvested_columns"]),
-                "harvested_dram_bank": None if bank == "none" else bank})
+                "harvested_dram_bank": None if bank == "none" else bank,
+                "harvested_eth": list(b.get("harvested_eth", []))})
 
     def board(self, name):
         for b in self.boards:
@@ -127,6 +128,8 @@ def _check(g):
         bank = b["harvested_dram_bank"]
         if bank is not None and not 0 <= bank < len(g.dram_ports):
             _fail("board %s: no DRAM bank %s" % (b["name"], bank))
+        if any(not 0 <= c < len(g.eth) for c in b["harvested_eth"]):
+            _fail("board %s: no such Ethernet channel" % b["name"])
     if not g.boards:
         _fail("no boards")
 

@@ -598,6 +598,11 @@ static void test_identity(const TTHostLib *api)
         { "Ethernet channel 0 NODE_ID", 1, 1, 0, 0xffb20044, ID_NOC0(1, 1) },
         { "Ethernet channel 1 NOC_ID_LOGICAL (21, 25)", 16, 1, 0, 0xffb20148,
           21 | 25 << 6 },
+        /* tt-umd's simulated Blackhole has channels 5 and 8 fused off */
+        { "Ethernet channel 6 NOC_ID_LOGICAL (25, 25), after channel 5",
+          4, 1, 0, 0xffb20148, 25 | 25 << 6 },
+        { "Ethernet channel 5 (off) NOC_ID_LOGICAL its own (14, 1)", 14, 1,
+          0, 0xffb20148, 14 | 1 << 6 },
         { "router-only (1, 0) NODE_ID", 1, 0, 0, 0xff000044, ID_NOC0(1, 0) },
         { "router-only (8, 1) NODE_ID via NOC1", 8, 1, 1, 0xff000044,
           ID_NOC1(8, 1) },

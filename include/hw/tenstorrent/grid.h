@@ -48,6 +48,7 @@ typedef struct TTGridBoard {
     int pcie;                   /* the PCIe endpoint in use, 0 or 1 */
     uint32_t harvested_cols;    /* default: bit x, physical column x off */
     int harvested_dram_bank;    /* default: physical bank, -1 for none */
+    uint32_t harvested_eth;     /* bit c: Ethernet channel c fused off */
 } TTGridBoard;
 
 typedef enum TTCoreRole {
@@ -79,6 +80,7 @@ typedef struct TTGrid {
     TTBoard board;
     uint32_t harvested_cols;    /* bit x: physical Tensix column x harvested */
     int harvested_dram_bank;    /* physical bank, -1 for none */
+    uint32_t harvested_eth;     /* the board's: bit c, channel c off */
     int ntiles;
     int ndram;                  /* enabled banks */
     int pcie_x;                 /* physical x of the enabled PCIe endpoint */
@@ -112,6 +114,12 @@ bool tt_grid_init(TTGrid *g, TTBoard board, uint32_t harvested_cols,
 
 /* Number of Tensix tiles left by a harvested-column mask */
 int tt_grid_count_tiles(uint32_t harvested_cols);
+
+/*
+ * Ethernet channel @c's place among the channels that are not fused off
+ * (its translated x is TT_VIRT_ETH_X0 plus that), or -1 if it is off
+ */
+int tt_grid_eth_logical(const TTGrid *g, int c);
 
 /* Node at physical NOC0 (x, y); kind TT_NODE_NONE when outside the grid. */
 TTNode tt_grid_node(const TTGrid *g, int x, int y);

@@ -357,6 +357,8 @@ TTHostMap *tt_host_map_new(TTBlackholeSoC *soc, TTPcie *pcie, Error **errp)
     for (int i = 0; i < hm->ntiles; i++) {
         qemu_ram_block_set_code_notify(soc->tile[i].sram.ram_block,
                                        tt_host_map_code, &hm->tile[i]);
+        tt_debug_regs_set_live_flag(&soc->tile[i].dbg,
+                                    &hm->sh->live[i / 64], BIT_ULL(i % 64));
     }
     hm->routing.notify = tt_host_map_routing_changed;
     tt_noc_add_routing_notifier(&soc->noc, &hm->routing);
@@ -372,6 +374,7 @@ void tt_host_map_free(TTHostMap *hm)
         for (int i = 0; i < hm->ntiles; i++) {
             qemu_ram_block_set_code_notify(hm->soc->tile[i].sram.ram_block,
                                            NULL, NULL);
+            tt_debug_regs_set_live_flag(&hm->soc->tile[i].dbg, NULL, 0);
         }
     }
     if (hm->ctrl) {

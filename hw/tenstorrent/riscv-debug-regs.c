@@ -156,6 +156,38 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
     }
 }
 
+/*
+ * With s->lock held.  Before a core is released (its bit set first, with
+ * a full barrier): a client that wrote L1 and then saw the bit clear knows
+ * the core will read the write.
+ */
+static void tt_debug_regs_publish_live(TTRiscvDebugRegs *s)
+{
+    uint32_t all = 0;
+
+    if (!s->live_word) {
+        return;
+    }
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        all |= tt_soft_reset_bit(r);
+    }
+    if ((s->soft_reset & all) != all) {
+        qatomic_or(s->live_word, s->live_bit);
+    } else {
+        qatomic_and(s->live_word, ~s->live_bit);
+    }
+    smp_mb();
+}
+
+void tt_debug_regs_set_live_flag(TTRiscvDebugRegs *s, uint64_t *word,
+                                 uint64_t bit)
+{
+    QEMU_LOCK_GUARD(&s->lock);
+    s->live_word = word;
+    s->live_bit = bit;
+    tt_debug_regs_publish_live(s);
+}
+
 void tt_debug_regs_set_soft_reset(TTRiscvDebugRegs *s, uint32_t val)
 {
     uint32_t old;
@@ -163,6 +195,7 @@ void tt_debug_regs_set_soft_reset(TTRiscvDebugRegs *s, uint32_t val)
     QEMU_LOCK_GUARD(&s->lock);
     old = s->soft_reset;
     s->soft_reset = val & TT_SOFT_RESET_MASK;
+    tt_debug_regs_publish_live(s);
     tt_soft_reset_update(s, old, s->soft_reset);
 }
 
@@ -406,6 +439,7 @@ static void tt_debug_regs_reset_hold(Object *obj, ResetType type)
     /* The cores themselves are reset (held) by their own reset handlers. */
     QEMU_LOCK_GUARD(&s->lock);
     s->soft_reset = TT_SOFT_RESET_POWER_ON;
+    tt_debug_regs_publish_live(s);
     s->disable_reset = 0;
     memset(s->trisc_reset_pc, 0, sizeof(s->trisc_reset_pc));
     s->trisc_pc_override = 0;
@@ -461,11 +495,21 @@ static int tt_debug_regs_pre_load(void *opaque)
     return 0;
 }
 
+static int tt_debug_regs_post_load(void *opaque, int version_id)
+{
+    TTRiscvDebugRegs *s = opaque;
+
+    QEMU_LOCK_GUARD(&s->lock);
+    tt_debug_regs_publish_live(s);
+    return 0;
+}
+
 static const VMStateDescription vmstate_tt_debug_regs = {
     .name = TYPE_TT_RISCV_DEBUG_REGS,
     .version_id = 2,
     .minimum_version_id = 2,
     .pre_load = tt_debug_regs_pre_load,
+    .post_load = tt_debug_regs_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(soft_reset, TTRiscvDebugRegs),
         VMSTATE_UINT32(disable_reset, TTRiscvDebugRegs),

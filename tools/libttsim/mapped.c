@@ -408,8 +408,21 @@ static void mapped_write_tile(Mapped *m, uint32_t t, uint64_t addr,
                               const void *buf, uint32_t len)
 {
     ram_copy(m->block[t].map + addr, buf, len);
-    m->wake[t / 64] |= 1ull << (t % 64);
-    m->any_wake = true;
+}
+
+/*
+ * After the write and a full fence: a tile with a core out of reset may
+ * have one parked on what we wrote, and gets a wake-up with the next
+ * message; the others' cores, once released, read what we wrote
+ * (TTHmShared.live)
+ */
+static void mapped_wake_check(Mapped *m, uint32_t t)
+{
+    if (__atomic_load_n(&m->sh->live[t / 64], __ATOMIC_RELAXED) >> (t % 64)
+        & 1) {
+        m->wake[t / 64] |= 1ull << (t % 64);
+        m->any_wake = true;
+    }
 }
 
 /* The writes are done: code they covered goes, before anyone runs it */
@@ -419,10 +432,12 @@ static int mapped_finish_write(Mapped *m, const uint64_t *tiles, int one,
     __atomic_thread_fence(__ATOMIC_SEQ_CST);    /* store, then load bits */
     if (one >= 0) {
         mapped_code_check(m, one, addr, len);
+        mapped_wake_check(m, one);
     } else {
         for (uint32_t i = 0; i < m->ntiles; i++) {
             if (tile_bit(tiles, i)) {
                 mapped_code_check(m, i, addr, len);
+                mapped_wake_check(m, i);
             }
         }
     }

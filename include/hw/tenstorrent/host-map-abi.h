@@ -35,7 +35,7 @@
 #define TT_HM_SHARED            0x1000
 
 #define TT_HM_MAGIC             0x4d485454u     /* "TTHM" */
-#define TT_HM_VERSION           1
+#define TT_HM_VERSION           2
 
 /* Code-line bitmaps: one bit per 64 bytes of L1 */
 #define TT_HM_LINE_SHIFT        6
@@ -110,6 +110,15 @@ typedef struct TTHmShared {
     uint32_t reserved1;
     /* [n]: tiles that opted out of NOC n's multicast */
     uint64_t optout[2][TT_HM_TILE_WORDS];
+
+    /*
+     * Not under the seqlock, atomic per word: tiles with a core out of
+     * reset.  Only their cores can be parked on L1, so a client wakes a
+     * tile it wrote only if its bit is set, read after the write and a
+     * full fence; the server sets a bit before it releases a core, which
+     * then sees the write.
+     */
+    uint64_t live[TT_HM_TILE_WORDS];
 } TTHmShared;
 
 /*

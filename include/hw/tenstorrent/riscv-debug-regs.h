@@ -55,6 +55,9 @@ struct TTRiscvDebugRegs {
         uint32_t gen;
     } hold[TT_CORES_PER_TILE];
     struct TTSpinTile *spin;    /* "spin": the tile's parked cores */
+    /* a word of a vfio-user client's map: @live_bit while a core runs */
+    uint64_t *live_word;
+    uint64_t live_bit;
     /* properties */
     uint8_t tile_x, tile_y;
 };
@@ -65,6 +68,13 @@ uint32_t tt_soft_reset_bit(TTCoreRole role);
 /* Write SOFT_RESET_0 as the NOC or a core would (host boot path). */
 void tt_debug_regs_set_soft_reset(TTRiscvDebugRegs *s, uint32_t val);
 uint32_t tt_debug_regs_get_soft_reset(TTRiscvDebugRegs *s);
+
+/*
+ * Keep @bit of *@word set while any core of the tile is out of reset
+ * (host-map.c's TTHmShared.live), from now on; @word NULL: no longer
+ */
+void tt_debug_regs_set_live_flag(TTRiscvDebugRegs *s, uint64_t *word,
+                                 uint64_t bit);
 
 /* Reset PC a core starts at when released now */
 uint32_t tt_debug_regs_reset_pc(TTRiscvDebugRegs *s, TTCoreRole role);

@@ -925,9 +925,18 @@ bool tensix_movdbgb2d(TTTensix *t, int thread, uint32_t w)
     return tt_movb2d(t, thread, w, false);
 }
 
+/* Dst16 FP16 bits as a Src cell (ShuffleFP16) */
+static uint32_t tt_dst16_fp16_cell(uint16_t raw)
+{
+    uint32_t d = tt_dst_dec_fp16(raw);
+
+    return (d & 0x8000) << 16 | (d & 0x7fff) << 13;
+}
+
 /*
  * A Dst value as a Src cell (MOVD2A.md): 32-bit Dst truncates FP32 to
- * TF32 or BF16, 16-bit Dst holds BF16 or FP16; nothing rounds.
+ * TF32 or BF16, or, for an FP16-like format, gives its high half as FP16
+ * bits; 16-bit Dst holds BF16 or FP16; nothing rounds.
  */
 static uint32_t tt_dst_to_src(TTTensix *t, TTFpuOp *op, unsigned row,
                               unsigned col, bool lo)
@@ -939,6 +948,9 @@ static uint32_t tt_dst_to_src(TTTensix *t, TTFpuOp *op, unsigned row,
         if (lo) {
             d = d << 16 | (d & 0xffff);
         }
+        if (!op->e8) {
+            return tt_dst16_fp16_cell(d >> 16);
+        }
         d = tt_dst_dec_fp32(d);
         return op->fmt_a == TT_FMT_TF32 ? d & 0xffffe000 : d & 0xffff0000;
     }
@@ -946,8 +958,7 @@ static uint32_t tt_dst_to_src(TTTensix *t, TTFpuOp *op, unsigned row,
     if (op->e8) {
         return (uint32_t)tt_dst_dec_bf16(d) << 16;
     }
-    d = tt_dst_dec_fp16(d);
-    return (d & 0x8000) << 16 | (d & 0x7fff) << 13;
+    return tt_dst16_fp16_cell(d);
 }
 
 /* MOVD2A / MOVD2B: 1 or 4 Dst rows into the matrix unit's Src bank */
@@ -960,8 +971,8 @@ static bool tt_movd2src(TTTensix *t, int thread, uint32_t w, unsigned which)
                                                : th->rwc.srca)) & (0x40 - n);
     TTFpuOp op;
 
-    tt_fpu_formats(t, thread, &op, which == TT_SRCB);
-    op.e8 = op.fmt_a != TT_FMT_FP16 && op.fmt_a != TT_FMT_FP8;
+    /* SrcAStyle: FP16 for FP16, FP8, BFP8a-2a and INT8, as MOVA2D's */
+    tt_mov_formats(t, thread, &op, which == TT_SRCB);
     op.drow = tt_fpu_dst_row(t, thread, tt_movd2a_dst(w), n);
     for (unsigned r = 0; r < n; r++) {
         for (unsigned c = 0; c < 16; c++) {

@@ -1089,6 +1089,57 @@ static void test_movd2a_movd2b(void)
 }
 
 /*
+ * MOVD2A from 32-bit Dst (MOVD2A.md: UseDst32b with Fp32_enabled or
+ * INT8_math_enabled).  An FP16-like SrcA format (FP16, FP8, BFP8a-2a,
+ * INT8) takes the datum's high half as Dst16 FP16 bits,
+ * ShuffleFP16(DstVal >> 16); the others truncate to BF16,
+ * ShuffleBF16(DstVal >> 16).  FP32 0x3c004000 unpacked to Dst32 row 9
+ * holds 0x0078 in its high half (sign, man7, exp8), 0xc0a01234 holds
+ * 0xa081: FP16 style gives ((x & 0xffe0) << 3) | (x & 0x1f) = 0x318 and
+ * 0x50401, BF16 style ((x & 0xff00) << 3) | (x & 0xff) = 0x78 and 0x50081.
+ */
+static void test_movd2a_dst32_styles(void)
+{
+    static const uint32_t in[2] = { 0x3c004000, 0xc0a01234 };
+    static const struct {
+        int fmt, row;
+        uint32_t cell[2];
+    } cases[] = {
+        { TT_FMT_FP16, 8, { 0x318, 0x50401 } },
+        { TT_FMT_INT8, 12, { 0x318, 0x50401 } },
+        { TT_FMT_BFP8A, 16, { 0x318, 0x50401 } },
+        { TT_FMT_BF16, 20, { 0x78, 0x50081 } },
+    };
+    uint32_t l1[16];
+    TTTensixCfg *c = tt_tensix_start();
+
+    for (int i = 0; i < 16; i++) {
+        l1[i] = in[i & 1];
+    }
+    tt_tensix_l1_write32(c, L1_A, l1, 16);
+    TT_THCFG_SET(c, 0, SRCA_SET_SetOvrdWithAddr, 0);
+    tt_tensix_unpack_setup(c, 0, TT_FMT_FP32, TT_FMT_FP32, L1_A, 16, 1, 1,
+                           16);
+    TT_CFG_SET(c, THCON_SEC0_REG2_Unpack_if_sel_cntx0, 1);
+    TT_CFG_SET(c, THCON_SEC0_REG5_Dest_cntx0_address, 16 * (4 + 9));
+    push(c, 0, TT_UNPACR(0, 0, 0));
+    TT_CFG_SET(c, ALU_ACC_CTRL_Fp32_enabled, 1);
+    /* the format from the configuration, not from an unpacker's bank */
+    TT_THCFG_SET(c, MATH, DISABLE_IMPLIED_SRCA_FMT_Base, 1);
+    for (int i = 0; i < ARRAY_SIZE(cases); i++) {
+        uint32_t exp[16];
+
+        TT_CFG_SET(c, ALU_FORMAT_SPEC_REG0_SrcA, cases[i].fmt);
+        push(c, MATH, TT_ENC_MOVD2A(0, cases[i].row, 0, 0, 9));
+        for (int col = 0; col < 16; col++) {
+            exp[col] = cases[i].cell[col & 1];
+        }
+        tt_tensix_check_src(c, 'A', 0, cases[i].row, exp);
+    }
+    tt_tensix_end(c);
+}
+
+/*
  * TRNSPSRCB (TRNSPSRCB.md) transposes SrcB rows 16-31 as a 16x16 matrix;
  * rows 0-15 stay.  SrcB[r][c] = 0x4000 + 16r + c; after it, row 16 column
  * 1 = old [17][0] = 0x4110 (0x08082), row 17 column 0 = old [16][1] =
@@ -1451,6 +1502,8 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/tensix-fpu/movb2d", test_movb2d);
     qtest_add_func("/blackhole/tensix-fpu/movd2a-movd2b",
                    test_movd2a_movd2b);
+    qtest_add_func("/blackhole/tensix-fpu/movd2a-dst32-styles",
+                   test_movd2a_dst32_styles);
     qtest_add_func("/blackhole/tensix-fpu/trnspsrcb", test_trnspsrcb);
     qtest_add_func("/blackhole/tensix-fpu/zeroacc", test_zeroacc);
     qtest_add_func("/blackhole/tensix-fpu/zerosrc", test_zerosrc);

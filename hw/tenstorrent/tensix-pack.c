@@ -100,7 +100,10 @@ static void tt_pack_error(TTPack *p, const char *why)
     tt_tensix_error(p->t, p->thread, p->w, "%s", why);
 }
 
-/* Formats (FormatConversion.md): In must be what Dst accumulates */
+/*
+ * Formats (FormatConversion.md): In must be the IntermediateFormat, what
+ * Dst accumulates
+ */
 static bool tt_pack_formats(TTPack *p, const uint32_t *c)
 {
     TTPackFormat *f = &p->f;
@@ -128,9 +131,13 @@ static bool tt_pack_formats(TTPack *p, const uint32_t *c)
     f->fp8_e4m3 = TT_CFG(c, THCON_SEC0_REG1_Pac_LF8_4b_exp);
     f->relu_mode = TT_CFG(c, STACC_RELU_ApplyRelu);
     f->relu_threshold = TT_CFG(c, STACC_RELU_ReluThreshold);
-    if (f->in != TT_CFG(c, ALU_FORMAT_SPEC_REG2_Dstacc)) {
-        tt_pack_error(p, "In_data_format differs from ALU_FORMAT_SPEC_REG2_"
-                      "Dstacc (undefined): nothing written");
+    /* IntermediateFormat: the override, else REG2_Dstacc */
+    if (f->in != (TT_CFG(c, ALU_FORMAT_SPEC_REG_Dstacc_override)
+                  ? TT_CFG(c, ALU_FORMAT_SPEC_REG_Dstacc_val)
+                  : TT_CFG(c, ALU_FORMAT_SPEC_REG2_Dstacc))) {
+        tt_pack_error(p, "In_data_format differs from the IntermediateFormat "
+                      "(ALU_FORMAT_SPEC_REG2_Dstacc or its override; "
+                      "undefined): nothing written");
         return false;
     }
     if (f->relu_mode > 3 || (f->relu_mode && f->relu_threshold & 0x8000)) {

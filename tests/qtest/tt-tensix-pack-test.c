@@ -879,7 +879,8 @@ static void test_bad_input(void)
 }
 
 /*
- * IntermediateFormat (ALU_FORMAT_SPEC_REG2_Dstacc) different from
+ * IntermediateFormat (ALU_FORMAT_SPEC_REG2_Dstacc, or the override)
+ * different from
  * LateFromFormat (In_data_format): the early conversion would hand the
  * late one a format it does not expect (FormatConversion.md); ttsim
  * src/tensix.cpp treats it as undefined behaviour.  Such a PACR is logged
@@ -904,6 +905,26 @@ static void test_dstacc_mismatch(void)
     pack_setup(c, TT_FMT_BF16, TT_FMT_BF16, false, L1_P);
     push(c, PACK, PACR(0, 0, 1));
     check_l1_16(c, L1_P, rows, 64);
+
+    /*
+     * ALU_FORMAT_SPEC_REG_Dstacc_override names IntermediateFormat in
+     * REG2_Dstacc's place (FormatConversion.md): REG2_Dstacc FP32 with the
+     * override at BF16 packs BF16 again, and the override at FP32 with
+     * REG2_Dstacc BF16 is the mismatch
+     */
+    l1_fill(c, L1_P, 0xaa, 256);
+    pack_setup(c, TT_FMT_BF16, TT_FMT_BF16, false, L1_P);
+    TT_CFG_SET(c, ALU_FORMAT_SPEC_REG2_Dstacc, TT_FMT_FP32);
+    TT_CFG_SET(c, ALU_FORMAT_SPEC_REG_Dstacc_override, 1);
+    TT_CFG_SET(c, ALU_FORMAT_SPEC_REG_Dstacc_val, TT_FMT_BF16);
+    push(c, PACK, PACR(0, 0, 1));
+    check_l1_16(c, L1_P, rows, 64);
+
+    l1_fill(c, L1_P, 0xaa, 256);
+    pack_setup(c, TT_FMT_BF16, TT_FMT_BF16, false, L1_P);
+    TT_CFG_SET(c, ALU_FORMAT_SPEC_REG_Dstacc_val, TT_FMT_FP32);
+    push(c, PACK, PACR(0, 0, 1));
+    check_untouched(c, L1_P, 0xaa, 256);
     tt_tensix_end(c);
 }
 

@@ -142,7 +142,7 @@ umd-check: deps qemu libttsim
 	@tests/umd/umd-check.sh $(BUILD)
 
 check-full: check
-	@TT_STRESS_RUNS="1000 100" tests/run-tests.sh $(BUILD) tensix-stress
+	@TT_STRESS_RUNS="1000 1000" tests/run-tests.sh $(BUILD) tensix-stress
 	@$(MAKE) sanitize
 	@$(MAKE) fuzz
 

@@ -177,7 +177,7 @@ bool tt_fmt_pack_supported(const TTPackFormat *f);
 uint32_t tt_fmt_pack(const TTPackFormat *f, uint32_t raw);
 /* One BFP block: 16 BF16 patterns -> @bits-bit codes at @out, exponent */
 uint8_t tt_fmt_bfp_block(const uint16_t v[16], unsigned bits, uint8_t *out);
-/* L1 accumulation of @new onto @old in format @fmt (FP32, FP16, BF16) */
+/* L1 accumulation of @new onto @old in @fmt (FP32, FP16, BF16, INT32) */
 uint32_t tt_fmt_l1_acc(unsigned fmt, uint32_t old, uint32_t new);
 
 /* ------------------------------------------------------- unit glue -- */

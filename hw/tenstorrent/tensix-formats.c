@@ -674,9 +674,21 @@ static uint32_t tt_acc_fp16(uint16_t old, uint16_t new)
     return s | (p < 0x8000 ? p : 0x7fff);
 }
 
+/* INT32 in L1 and Dst is sign-magnitude; the sum saturates (L1.md) */
+static uint32_t tt_acc_int32(uint32_t old, uint32_t new)
+{
+    int64_t a = old & 0x7fffffff, b = new & 0x7fffffff, sum;
+
+    sum = (old >> 31 ? -a : a) + (new >> 31 ? -b : b);
+    sum = MIN(MAX(sum, -(int64_t)INT32_MAX), INT32_MAX);
+    return sum < 0 ? 0x80000000u | (uint32_t)-sum : (uint32_t)sum;
+}
+
 uint32_t tt_fmt_l1_acc(unsigned fmt, uint32_t old, uint32_t new)
 {
     switch (fmt) {
+    case TT_FMT_INT32:
+        return tt_acc_int32(old, new);
     case TT_FMT_FP32:
         return tt_acc_fp32(old, new);
     case TT_FMT_BF16:

@@ -158,7 +158,7 @@ static bool tt_pack_formats(TTPack *p, const uint32_t *c)
         return false;
     }
     if (p->l1_acc && f->out != TT_FMT_FP32 && f->out != TT_FMT_FP16 &&
-        f->out != TT_FMT_BF16) {
+        f->out != TT_FMT_BF16 && f->out != TT_FMT_INT32) {
         tt_pack_error(p, "L1 accumulation of this format is undefined: "
                       "plain writes");
         p->l1_acc = false;

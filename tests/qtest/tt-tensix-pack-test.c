@@ -707,6 +707,32 @@ static void test_l1_acc(void)
     TT_CFG_SET_N(c, DEST_TARGET_REG_CFG_PACK_SECn_Offset, 0, 16);
     push(c, PACK, PACR(1, 0, 1));
     check_l1_16(c, L1_P + 0x100, sum16, 16);
+
+    /*
+     * INT32, sign-magnitude with saturation (L1.md, "near-memory
+     * accumulate of 4xFP32 or 4xINT32"): 5 + 7, -5 + 7, 5 + -7, -0 + 0,
+     * (2^31 - 1) + 1 and -(2^31 - 1) + -5 saturate, 100 + -100 is +0,
+     * 2^30 + 2^30 saturates to 2^31 - 1
+     */
+    {
+        static const uint32_t oldi[16] = {
+            5, 0x80000005, 5, 0x80000000, 0x7fffffff, 0xffffffff, 100,
+            0x40000000,
+        };
+        static const uint32_t newi[16] = {
+            7, 7, 0x80000007, 0, 1, 0x80000005, 0x80000064, 0x40000000,
+        };
+        static const uint32_t sumi[16] = {
+            12, 2, 0x80000002, 0, 0x7fffffff, 0xffffffff, 0, 0x7fffffff,
+        };
+
+        dst_fill32(c, TT_FMT_INT32, 4, newi);
+        tt_tensix_l1_write32(c, L1_P + 0x200, oldi, 16);
+        pack_setup(c, TT_FMT_INT32, TT_FMT_INT32, true, L1_P + 0x200);
+        TT_CFG_SET_N(c, DEST_TARGET_REG_CFG_PACK_SECn_Offset, 0, 4);
+        push(c, PACK, PACR(1, 0, 1));
+        check_l1_32(c, L1_P + 0x200, sumi, 16);
+    }
     tt_tensix_end(c);
 }
 

@@ -12,7 +12,7 @@
 #   tests/tensix/stress-test.sh [BUILD_DIR [LIB]]
 #
 # TT_STRESS_RUNS="N1 N140" sets the runs on 1 and on 140 tiles (make
-# check: "500 20"; make check-full: "1000 100").
+# check: "500 20"; make check-full: "1000 1000").
 set -u
 B=$(cd "${1:-build}" 2>/dev/null && pwd) || {
     echo "1..0 # SKIP no build directory ${1:-build}"

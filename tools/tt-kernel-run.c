@@ -1514,24 +1514,31 @@ static bool fuzz_log_news(const char *path, long *pos, char *buf, size_t n)
  * (TT_EMU_ARGS gains -d/-D unless it has -D already): on a valid program
  * nothing may appear there
  */
-static const char *fuzz_qemu_log(void)
+/* A new empty file $TMPDIR/@stem.XXXXXX (P_tmpdir without TMPDIR) */
+static void fuzz_tmpfile(char *path, size_t size, const char *stem)
 {
-    static char path[PATH_MAX];
-    const char *args = getenv("TT_EMU_ARGS");
     const char *tmp = getenv("TMPDIR");
-    char *all;
     int fd;
 
-    if (args && strstr(args, "-D")) {
-        return NULL;
-    }
-    snprintf(path, sizeof(path), "%s/tt-fuzz-qemu.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
+    snprintf(path, size, "%s/%s.XXXXXX", tmp && *tmp ? tmp : P_tmpdir,
+             stem);
     fd = mkstemp(path);
     if (fd < 0) {
         die("%s: %s", path, strerror(errno));
     }
     close(fd);
+}
+
+static const char *fuzz_qemu_log(void)
+{
+    static char path[PATH_MAX];
+    const char *args = getenv("TT_EMU_ARGS");
+    char *all;
+
+    if (args && strstr(args, "-D")) {
+        return NULL;
+    }
+    fuzz_tmpfile(path, sizeof(path), "tt-fuzz-qemu");
     if (asprintf(&all, "%s -d guest_errors,unimp -D %s",
                  args ? args : "-M blackhole", path) < 0) {
         die("out of memory");
@@ -1744,8 +1751,11 @@ static int fuzz(Opts *o, const uint8_t *fw, size_t fwn)
     char why[200];
 
     x.log = fuzz_qemu_log();
-    snprintf(x.peer.err, sizeof(x.peer.err), "%s.peer", x.log ? x.log
-             : "/tmp/tt-fuzz-peer");
+    if (x.log) {
+        snprintf(x.peer.err, sizeof(x.peer.err), "%s.peer", x.log);
+    } else {
+        fuzz_tmpfile(x.peer.err, sizeof(x.peer.err), "tt-fuzz-peer");
+    }
     lib_open(&l, o->lib, false);
     if (!lib_start(&l, o, fw, fwn)) {
         return tt_done();
@@ -2191,6 +2201,18 @@ static void usage(int status)
     exit(status);
 }
 
+/* A whole decimal option value in [@lo, @hi], or die naming @what */
+static int opt_int(const char *arg, int lo, int hi, const char *what)
+{
+    int v;
+    char junk;
+
+    if (sscanf(arg, "%d%c", &v, &junk) != 1 || v < lo || v > hi) {
+        die("bad %s '%s' (%d-%d)", what, arg, lo, hi);
+    }
+    return v;
+}
+
 static void parse_args(int argc, char **argv, Opts *o)
 {
     static const struct option lopts[] = {
@@ -2273,11 +2295,7 @@ static void parse_args(int argc, char **argv, Opts *o)
             o->bench = true;
             break;
         case 'n':
-            if (sscanf(optarg, "%d%c", &o->tiles, &junk) != 1 ||
-                o->tiles < 1 || o->tiles > TT_HOST_TENSIX_TILES) {
-                die("bad tile count '%s' (1-%d)", optarg,
-                    TT_HOST_TENSIX_TILES);
-            }
+            o->tiles = opt_int(optarg, 1, TT_HOST_TENSIX_TILES, "tile count");
             break;
         case 'D':
             if (sscanf(optarg, "%d,%d,%d%c", &o->dims[0], &o->dims[1],
@@ -2288,10 +2306,7 @@ static void parse_args(int argc, char **argv, Opts *o)
             }
             break;
         case 'r':
-            if (sscanf(optarg, "%d%c", &o->repeat, &junk) != 1 ||
-                o->repeat < 1 || o->repeat > 64) {
-                die("bad repeat count '%s' (1-64)", optarg);
-            }
+            o->repeat = opt_int(optarg, 1, 64, "repeat count");
             break;
         case 'p':
             if (sscanf(optarg, "%u%c", &o->poll_us, &junk) != 1 ||
@@ -2300,10 +2315,7 @@ static void parse_args(int argc, char **argv, Opts *o)
             }
             break;
         case 'F':
-            if (sscanf(optarg, "%d%c", &o->fuzz, &junk) != 1 ||
-                o->fuzz < 1) {
-                die("bad program count '%s'", optarg);
-            }
+            o->fuzz = opt_int(optarg, 1, INT_MAX, "program count");
             break;
         case 'P':
             o->replay = optarg;
@@ -2312,10 +2324,7 @@ static void parse_args(int argc, char **argv, Opts *o)
             o->fuzz_invalid = true;
             break;
         case 'R':
-            if (sscanf(optarg, "%d%c", &o->stress, &junk) != 1 ||
-                o->stress < 1) {
-                die("bad stress run count '%s'", optarg);
-            }
+            o->stress = opt_int(optarg, 1, INT_MAX, "stress run count");
             break;
         case 'h':
             usage(EXIT_SUCCESS);

@@ -37,11 +37,11 @@ static inline int tt_load(const char *path, TTHostLib *lib)
     return tt_host_lib_open(lib, path, copy, stdout, "# ");
 }
 
-/* Run @fn in a child process; true if it died of SIGABRT */
-static inline bool tt_aborts(void (*fn)(void *), void *opaque)
+/* Run @fn in a child process; false if it could not, else its status */
+static inline bool tt_in_child(void (*fn)(void *), void *opaque,
+                               int *status)
 {
     pid_t pid;
-    int status;
 
     fflush(stdout);
     fflush(stderr);
@@ -50,10 +50,16 @@ static inline bool tt_aborts(void (*fn)(void *), void *opaque)
         fn(opaque);
         _exit(0);
     }
-    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-        return false;
-    }
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+    return pid > 0 && waitpid(pid, status, 0) == pid;
+}
+
+/* Does @fn (in a child) die of SIGABRT? */
+static inline bool tt_aborts(void (*fn)(void *), void *opaque)
+{
+    int status;
+
+    return tt_in_child(fn, opaque, &status) && WIFSIGNALED(status) &&
+           WTERMSIG(status) == SIGABRT;
 }
 
 /*
@@ -62,20 +68,10 @@ static inline bool tt_aborts(void (*fn)(void *), void *opaque)
  */
 static inline bool tt_exits_1(void (*fn)(void *), void *opaque)
 {
-    pid_t pid;
     int status;
 
-    fflush(stdout);
-    fflush(stderr);
-    pid = fork();
-    if (pid == 0) {
-        fn(opaque);
-        _exit(0);
-    }
-    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-        return false;
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 1;
+    return tt_in_child(fn, opaque, &status) && WIFEXITED(status) &&
+           WEXITSTATUS(status) == 1;
 }
 
 static inline void tt_fill(uint8_t *p, size_t n, uint32_t seed)

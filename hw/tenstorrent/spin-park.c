@@ -95,7 +95,7 @@ static void tt_spin_arm(TTSpinCore *c)
     smp_mb();   /* a change after this read either bumps the generation... */
     physical_memory_watch_writes(s->ram->ram_block);
     smp_mb();   /* ...or, racing the watch, shows in a sibling's epoch */
-    for (int r = 0; r < TT_CORES_PER_TILE && tt_spin_mttcg(); r++) {
+    for (int r = 0; r < s->ncpus && tt_spin_mttcg(); r++) {
         CPUState *cs = s->cpu[r];
         TTSpinCheck *chk;
 
@@ -117,7 +117,7 @@ static void G_NORETURN tt_spin_park(TTSpinCore *c, CPURISCVState *env,
     CPUState *cs = env_cpu(env);
 
     c->parks++;
-    trace_tt_spin_park(c->tile->cpu[0]->cpu_index / TT_CORES_PER_TILE,
+    trace_tt_spin_park(c->tile->cpu[0]->cpu_index,
                        c->role, pc);
     env->pc = pc;
     cs->halted = 1;
@@ -201,7 +201,7 @@ void tt_spin_wake(TTSpinTile *s)
     }
     qatomic_inc(&s->wake_gen);
     smp_mb();   /* pairs with tt_spin_try_park(): bump, then read states */
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+    for (int r = 0; r < s->ncpus; r++) {
         CPURISCVState *env = cpu_env(s->cpu[r]);
 
         if (qatomic_read(&env->tt_park) == TT_PARK_PARKED &&
@@ -213,8 +213,8 @@ void tt_spin_wake(TTSpinTile *s)
     }
     if (kicked) {
         qatomic_add(&s->wakes, 1);
-        trace_tt_spin_wake(s->cpu[0]->cpu_index / TT_CORES_PER_TILE, kicked);
-        for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        trace_tt_spin_wake(s->cpu[0]->cpu_index, kicked);
+        for (int r = 0; r < s->ncpus; r++) {
             if (kicked & BIT(r)) {
                 tt_spin_kick_later(s, r);
             }
@@ -240,7 +240,7 @@ static void tt_spin_rekick_bh(void *opaque)
     TTSpinTile *s = opaque;
     uint32_t mask = qatomic_xchg(&s->rekick, 0);
 
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+    for (int r = 0; r < s->ncpus; r++) {
         if (mask & BIT(r)) {
             qemu_cpu_kick(s->cpu[r]);
         }
@@ -281,11 +281,13 @@ static void tt_spin_ram_written(void *opaque, ram_addr_t offset)
     tt_spin_wake(opaque);
 }
 
-void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, MemoryRegion *ram,
-                       bool enable)
+void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, int ncpus,
+                       MemoryRegion *ram, bool enable)
 {
+    assert(ncpus > 0 && ncpus <= TT_CORES_PER_TILE);
+    s->ncpus = ncpus;
     s->bh = qemu_bh_new(tt_spin_rekick_bh, s);
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+    for (int r = 0; r < ncpus; r++) {
         CPURISCVState *env = cpu_env(cpus[r]);
 
         s->cpu[r] = cpus[r];
@@ -335,12 +337,12 @@ static int tt_spin_tile_post_load(void *opaque, int version_id)
     TTSpinTile *s = opaque;
     bool armed = false;
 
-    if (s->rekick >= BIT(TT_CORES_PER_TILE)) {
+    if (s->rekick >= BIT(s->ncpus)) {
         error_report("tt-spin: migration stream has re-kick mask 0x%x",
                      s->rekick);
         return -EINVAL;
     }
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+    for (int r = 0; r < s->ncpus; r++) {
         TTSpinCore *c = &s->core[r];
 
         if ((c->state != TT_SPIN_IDLE && c->state != TT_SPIN_ARMED) ||
@@ -361,7 +363,7 @@ static int tt_spin_tile_post_load(void *opaque, int version_id)
          * core instead.  A spurious wake is harmless, the core polls
          * again and parks again.
          */
-        for (int r = 0; r < TT_CORES_PER_TILE && s->cpu[r]; r++) {
+        for (int r = 0; r < s->ncpus && s->cpu[r]; r++) {
             CPURISCVState *env = cpu_env(s->cpu[r]);
 
             if (env->tt_park == TT_PARK_PARKED) {

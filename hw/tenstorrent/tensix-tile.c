@@ -19,30 +19,31 @@
 #include "hw/tenstorrent/tensix-tile.h"
 #include "trace.h"
 
-/* Name of the unmodelled block of the tile map holding @addr, or NULL */
-static const char *tt_tile_block_name(hwaddr addr)
+/* Name of the unmodelled block of @b's tile map holding @addr, or NULL */
+static const char *tt_tile_block_name(TTTileBackground *b, hwaddr addr)
 {
-    for (int i = 0; i < ARRAY_SIZE(tt_tile_map); i++) {
-        const TTTileRegion *b = &tt_tile_map[i];
+    for (int i = 0; i < b->nregions; i++) {
+        const TTTileRegion *r = &b->map[i];
 
-        if (!b->modelled && addr >= b->base && addr - b->base < b->size) {
-            return b->name;
+        if (!r->modelled && addr >= r->base && addr - r->base < r->size) {
+            return r->name;
         }
     }
     return NULL;
 }
 
-static void tt_tile_log_unmapped(TTTensixTile *t, hwaddr addr, bool write)
+static void tt_tile_log_unmapped(TTTileBackground *b, hwaddr addr,
+                                 bool write)
 {
-    const char *name = tt_tile_block_name(addr);
+    const char *name = tt_tile_block_name(b, addr);
 
     if (name) {
         qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: %s at 0x%" HWADDR_PRIx
-                      " is not implemented (%s)\n", __func__, t->x, t->y,
+                      " is not implemented (%s)\n", __func__, b->x, b->y,
                       write ? "write" : "read", addr, name);
     } else {
         qemu_log_mask(LOG_GUEST_ERROR, "%s: x%dy%d: %s at 0x%" HWADDR_PRIx
-                      " hits no block\n", __func__, t->x, t->y,
+                      " hits no block\n", __func__, b->x, b->y,
                       write ? "write" : "read", addr);
     }
 }
@@ -69,6 +70,20 @@ static const MemoryRegionOps tt_tile_unmapped_ops = {
     .impl.min_access_size = 1,
     .impl.max_access_size = 8,
 };
+
+void tt_tile_background_init(TTTileBackground *b, Object *owner,
+                             MemoryRegion *view, const TTTileRegion *map,
+                             int nregions, int x, int y)
+{
+    b->map = map;
+    b->nregions = nregions;
+    b->x = x;
+    b->y = y;
+    memory_region_init_io(&b->mr, owner, &tt_tile_unmapped_ops, b,
+                          "tile-unmapped", UINT64_MAX);
+    memory_region_enable_lockless_io(&b->mr);
+    memory_region_add_subregion_overlap(view, 0, &b->mr, -1000);
+}
 
 void tt_tensix_tile_init_cores(TTTensixTile *t, Object *clusters[])
 {
@@ -258,10 +273,8 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
     }
     memory_region_init_alias(&t->l1, o, "l1", &t->sram, 0, TT_L1_SIZE);
     memory_region_add_subregion(&t->view, 0, &t->l1);
-    memory_region_init_io(&t->unmapped, o, &tt_tile_unmapped_ops, t,
-                          "tile-unmapped", UINT64_MAX);
-    memory_region_enable_lockless_io(&t->unmapped);
-    memory_region_add_subregion_overlap(&t->view, 0, &t->unmapped, -1000);
+    tt_tile_background_init(&t->unmapped, o, &t->view, tt_tile_map,
+                            ARRAY_SIZE(tt_tile_map), t->x, t->y);
 
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         tt_tile_init_core_memory(t, r);
@@ -280,7 +293,8 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
     }
     qemu_ram_block_set_tlb_cpus(t->sram.ram_block, t->ram_cpus,
                                 TT_CORES_PER_TILE);
-    tt_spin_tile_init(&t->spin, t->ram_cpus, &t->sram, t->spin_park);
+    tt_spin_tile_init(&t->spin, t->ram_cpus, TT_CORES_PER_TILE, &t->sram,
+                      t->spin_park);
     /* what the NOC reaches here: the tile's view, L1 for atomics */
     tt_noc_add_node(t->noc, t->x, t->y, &t->noc_as, &t->l1, &t->spin);
 }

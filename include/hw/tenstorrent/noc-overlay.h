@@ -20,19 +20,7 @@
 #define TYPE_TT_NOC_OVERLAY "tt-noc-overlay"
 OBJECT_DECLARE_SIMPLE_TYPE(TTNocOverlay, TT_NOC_OVERLAY)
 
-/* tt-metal blackhole/noc/noc_overlay_parameters.h, stream_interface.h */
-#define TT_STREAMS                  64
-#define TT_STREAM_STRIDE            0x1000
-#define TT_STREAM_REGS              304     /* indexes 0..303 stored */
-#define TT_STREAM_BUF_START         8       /* CB tiles_acked */
-#define TT_STREAM_BUF_SIZE          10      /* CB tiles_received */
-#define TT_STREAM_SPACE_UPDATE      270     /* write-only */
-#define TT_STREAM_SPACE_AVAILABLE   297     /* read-only */
-#define TT_STREAM_WORDS_FREE_SHIFT  6       /* REMOTE_DEST_BUF_WORDS_FREE_INC */
-#define TT_STREAM_WORDS_MASK        0x1ffffu
-#define TT_STREAM_MSG_SHIFT         23      /* ..._MSG_INFO_..._FREE_INC */
-#define TT_STREAM_MSG_MASK          0x1ffu
-#define TT_STREAM_AVAIL_MSG_SHIFT   17
+#include "hw/tenstorrent/noc-overlay-regs.h"
 
 struct TTNocOverlay {
     SysBusDevice parent_obj;

@@ -72,6 +72,7 @@ struct TTSpinTile {
     uint32_t wake_gen;          /* bumped by every possible change */
     uint32_t rekick;            /* roles to kick again under the BQL */
     QEMUBH *bh;
+    int ncpus;                  /* 5 on a Tensix tile, 2 on Ethernet */
     CPUState *cpu[TT_CORES_PER_TILE];
     MemoryRegion *ram;          /* L1 and the LDMs: one RAM block */
     TTSpinCore core[TT_CORES_PER_TILE];
@@ -82,8 +83,8 @@ struct TTSpinTile {
 extern const VMStateDescription vmstate_tt_spin_tile;
 
 /* Set up parking for one tile whose cores' RAM is all in @ram. */
-void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, MemoryRegion *ram,
-                       bool enable);
+void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, int ncpus,
+                       MemoryRegion *ram, bool enable);
 
 /* The callback tt_spin_quiesce_watch() arms (the tile's Tensix) */
 void tt_spin_set_quiesce(TTSpinTile *s, void (*fn)(void *opaque, int role),

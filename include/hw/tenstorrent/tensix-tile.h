@@ -26,6 +26,21 @@
 #include "hw/tenstorrent/tt-tile-map.h"     /* generated from tile-map.yaml */
 #include "qom/object.h"
 
+/*
+ * The background of a tile's view: an access that hits no block is
+ * logged, naming the unmodelled block of @map it falls in, and reads 0
+ */
+typedef struct TTTileBackground {
+    MemoryRegion mr;
+    const TTTileRegion *map;
+    int nregions;
+    uint8_t x, y;
+} TTTileBackground;
+
+void tt_tile_background_init(TTTileBackground *b, Object *owner,
+                             MemoryRegion *view, const TTTileRegion *map,
+                             int nregions, int x, int y);
+
 #define TYPE_TT_TENSIX_TILE "tt-tensix-tile"
 OBJECT_DECLARE_SIMPLE_TYPE(TTTensixTile, TT_TENSIX_TILE)
 
@@ -44,7 +59,7 @@ struct TTTensixTile {
     MemoryRegion sram;          /* RAM: L1, then the LDMs */
     MemoryRegion l1;            /* aliases into @sram */
     MemoryRegion view;
-    MemoryRegion unmapped;
+    TTTileBackground unmapped;
     MemoryRegion root[TT_CORES_PER_TILE];
     MemoryRegion ldm[TT_CORES_PER_TILE];
     MemoryRegion view_alias[TT_CORES_PER_TILE];

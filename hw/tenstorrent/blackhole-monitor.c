@@ -94,6 +94,49 @@ static TTTileState tt_tile_state(TTTensixTile *t)
            : any_blocked ? TT_TILE_BLOCKED : TT_TILE_IDLE;
 }
 
+/* Ethernet channels: how many, and one line per channel with a netdev */
+static void tt_eth_summary(TTBlackholeSoC *s, GString *out)
+{
+    int n = 0, linked = 0;
+
+    for (int c = 0; c < TT_ETH_CHANNELS; c++) {
+        TTEthTile *t = tt_soc_eth(s, c);
+
+        n += !!t;
+        linked += t && t->txrx.nic;
+    }
+    g_string_append_printf(out, "%d Ethernet channels, %d with a netdev\n",
+                           n, linked);
+    for (int c = 0; c < TT_ETH_CHANNELS; c++) {
+        TTEthTile *t = tt_soc_eth(s, c);
+
+        if (t && t->txrx.nic) {
+            g_string_append(out, "  ");
+            tt_eth_txrx_describe(&t->txrx, out);
+        }
+    }
+}
+
+static void tt_eth_tile_dump(TTEthTile *t, GString *out)
+{
+    g_string_append_printf(out, "Ethernet tile x%dy%d (translated x%dy%d), "
+                           "SOFT_RESET_0 0x%05x\n  ", t->x, t->y, t->vx,
+                           t->vy, tt_debug_regs_get_soft_reset(&t->dbg));
+    tt_eth_txrx_describe(&t->txrx, out);
+    for (int r = 0; r < TT_ERISC_CORES; r++) {
+        CPUState *cs = CPU(&t->core[r]);
+        bool held = tt_debug_regs_get_soft_reset(&t->dbg) & BIT(11 + r);
+
+        g_string_append_printf(out, "  %-6s pc 0x%08x %s\n",
+                               tt_erisc_name[r], (uint32_t)cpu_env(cs)->pc,
+                               held ? "in reset"
+                               : qatomic_read(&cpu_env(cs)->tt_park) ==
+                                 TT_PARK_PARKED ? "parked"
+                               : qatomic_read(&cs->halted) ? "halted"
+                               : "running");
+    }
+}
+
 static void tt_summary(TTBlackholeMachine *m, GString *out)
 {
     TTBlackholeSoC *s = &m->soc;
@@ -121,6 +164,7 @@ static void tt_summary(TTBlackholeMachine *m, GString *out)
                            n[TT_TILE_BLOCKED], n[TT_TILE_RESET]);
     g_string_append(out, list->str);
     g_string_free(list, true);
+    tt_eth_summary(s, out);
 }
 
 static void tt_tile_dump(TTBlackholeMachine *m, TTTensixTile *t, GString *out)
@@ -175,12 +219,17 @@ static void hmp_info_tt(Monitor *mon, const QDict *qdict)
         int x = qdict_get_int(qdict, "x");
         int y = qdict_get_try_int(qdict, "y", -1);
         TTTensixTile *t = tt_soc_tile_at(&m->soc, x, y);
+        TTEthTile *e = tt_soc_eth_at(&m->soc, x, y);
 
-        if (!t) {
-            monitor_printf(mon, "no Tensix tile at physical (%d, %d)\n", x, y);
+        if (e) {
+            tt_eth_tile_dump(e, out);
+        } else if (!t) {
+            monitor_printf(mon, "no Tensix or Ethernet tile at physical "
+                           "(%d, %d)\n", x, y);
             return;
+        } else {
+            tt_tile_dump(m, t, out);
         }
-        tt_tile_dump(m, t, out);
     }
     monitor_puts(mon, out->str);
 }

@@ -13,9 +13,10 @@
  *   tt cpu X Y ROLE                 -> OK INDEX HALTED PC
  *   tt disas WORD                   -> OK NAME field=value,...
  *
- * X, Y are physical NOC0 coordinates; ROLE is brisc, ncrisc, trisc0-2, or
- * "-" for the node's NOC view.  "bar N -" in place of "X Y ROLE" reaches
- * BAR N (0, 2, 4) of the PCIe endpoint as the host does.  Errors answer
+ * X, Y are physical NOC0 coordinates; ROLE is brisc, ncrisc, trisc0-2
+ * (erisc0, erisc1 on an Ethernet tile), or "-" for the node's NOC view.
+ * "bar N -" in place of "X Y ROLE" reaches BAR N (0, 2, 4) of the PCIe
+ * endpoint as the host does.  Errors answer
  * "FAIL reason".
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -38,6 +39,7 @@ static const char *tt_qtest_target(TTBlackholeSoC *s, gchar **w,
 {
     uint64_t x, y;
     TTTensixTile *t;
+    TTEthTile *e;
     const TTNocNode *n;
 
     if (w[0] && w[1] && w[2] && !strcmp(w[0], "bar")) {
@@ -57,7 +59,15 @@ static const char *tt_qtest_target(TTBlackholeSoC *s, gchar **w,
         return "expected X Y ROLE";
     }
     t = tt_soc_tile_at(s, x, y);
-    *spin = t ? &t->spin : NULL;
+    e = tt_soc_eth_at(s, x, y);
+    *spin = t ? &t->spin : e ? &e->spin : NULL;
+    for (int r = 0; e && r < TT_ERISC_CORES; r++) {
+        if (!strcmp(w[2], tt_erisc_name[r])) {
+            *cpu = CPU(&e->core[r]);
+            *as = (*cpu)->as;
+            return NULL;
+        }
+    }
     if (t) {
         for (int r = 0; r < TT_CORES_PER_TILE; r++) {
             if (!strcmp(w[2], tt_core_role_name[r])) {

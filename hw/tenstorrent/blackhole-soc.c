@@ -26,6 +26,8 @@
 #include "qemu/thread.h"
 #include <sys/resource.h>
 #include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "net/net.h"
 #include "hw/qdev-properties.h"
 #include "system/reset.h"
 #include "hw/core/cpu.h"
@@ -43,6 +45,19 @@ TTTensixTile *tt_soc_tile_at(TTBlackholeSoC *s, int x, int y)
     int i = tt_grid_tile_at(&s->grid, x, y);
 
     return i < 0 ? NULL : &s->tile[i];
+}
+
+TTEthTile *tt_soc_eth(TTBlackholeSoC *s, int c)
+{
+    return c >= 0 && c < TT_ETH_CHANNELS &&
+           tt_grid_eth_logical(&s->grid, c) >= 0 ? &s->eth[c] : NULL;
+}
+
+TTEthTile *tt_soc_eth_at(TTBlackholeSoC *s, int x, int y)
+{
+    TTNode n = tt_grid_node(&s->grid, x, y);
+
+    return n.kind == TT_NODE_ETH ? tt_soc_eth(s, n.index) : NULL;
 }
 
 TTDramBank *tt_soc_dram_at(TTBlackholeSoC *s, int x, int y)
@@ -85,6 +100,86 @@ static void blackhole_soc_create_tiles(TTBlackholeSoC *s)
     }
 }
 
+/* The board's UPI: board id bits 55:36 (tt-umd board_upi_map) */
+static uint32_t tt_soc_board_upi(TTBlackholeSoC *s)
+{
+    return s->grid.board == TT_BOARD_P150 ? 0x40 : 0x43;
+}
+
+/*
+ * The Ethernet tiles of the channels the board has, each with the netdev
+ * the machine named for it (or none: link down), and the chip's identity
+ * its base firmware reports to the peer
+ */
+static bool blackhole_soc_create_eth(TTBlackholeSoC *s, Error **errp)
+{
+    Object *clusters[TT_ERISC_CORES];
+    uint64_t board_id = (uint64_t)tt_soc_board_upi(s) << 36 | 1;
+
+    /* a cluster may not be empty: none on a board without Ethernet */
+    for (int r = 0; r < TT_ERISC_CORES && ~s->grid.harvested_eth &
+         MAKE_64BIT_MASK(0, TT_ETH_CHANNELS); r++) {
+        object_initialize_child(OBJECT(s), tt_erisc_name[r],
+                                &s->eth_cluster[r], TYPE_CPU_CLUSTER);
+        qdev_prop_set_uint32(DEVICE(&s->eth_cluster[r]), "cluster-id",
+                             TT_CORES_PER_TILE + r);
+        clusters[r] = OBJECT(&s->eth_cluster[r]);
+    }
+    for (int c = 0; c < TT_ETH_CHANNELS; c++) {
+        TTEthTile *t = &s->eth[c];
+        DeviceState *d;
+        int x, y, logical = tt_grid_eth_logical(&s->grid, c);
+        g_autofree char *name = NULL;
+
+        if (logical < 0) {
+            if (s->eth_netdev[c]) {
+                error_setg(errp, "eth%d=%s: Ethernet channel %d is fused off "
+                           "on this board", c, s->eth_netdev[c], c);
+                return false;
+            }
+            continue;
+        }
+        tt_grid_eth_xy(c, &x, &y);
+        name = g_strdup_printf("eth-x%dy%d", x, y);
+        object_initialize_child(OBJECT(s), name, t, TYPE_TT_ETH_TILE);
+        d = DEVICE(t);
+        qdev_prop_set_uint8(d, "x", x);
+        qdev_prop_set_uint8(d, "y", y);
+        qdev_prop_set_uint8(d, "vx", TT_VIRT_ETH_X0 + logical);
+        qdev_prop_set_uint8(d, "vy", TT_VIRT_ETH_Y);
+        qdev_prop_set_uint8(d, "channel", c);
+        qdev_prop_set_bit(d, "spin-park", s->spin_park);
+        qdev_prop_set_int32(d, "ram-fd", s->ram_fd);
+        qdev_prop_set_uint64(d, "ram-offset",
+                             TT_SOC_RAM_ETH_BASE + c * TT_SOC_RAM_ETH_STRIDE);
+        qdev_prop_set_uint8(d, "asic-location", s->asic_location);
+        qdev_prop_set_uint64(d, "board-id", board_id);
+        qdev_prop_set_uint64(d, "asic-id", 1 + s->asic_location);
+        object_property_set_link(OBJECT(t), "noc", OBJECT(&s->noc),
+                                 &error_abort);
+        if (s->eth_netdev[c]) {
+            if (!qemu_find_netdev(s->eth_netdev[c])) {
+                error_setg(errp, "eth%d=%s: no -netdev with id '%s'", c,
+                           s->eth_netdev[c], s->eth_netdev[c]);
+                return false;
+            }
+            if (!object_property_set_str(OBJECT(t), "netdev",
+                                         s->eth_netdev[c], errp)) {
+                error_prepend(errp, "eth%d: ", c);
+                return false;
+            }
+        }
+        tt_eth_tile_init_cores(t, clusters);
+    }
+    for (int c = 0; c < TT_ETH_CHANNELS; c++) {
+        if (tt_soc_eth(s, c) && !qdev_realize(DEVICE(&s->eth[c]), NULL,
+                                              errp)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool blackhole_soc_realize_cpus(TTBlackholeSoC *s, Error **errp)
 {
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
@@ -92,9 +187,26 @@ static bool blackhole_soc_realize_cpus(TTBlackholeSoC *s, Error **errp)
             return false;
         }
     }
+    for (int r = 0; r < TT_ERISC_CORES && ~s->grid.harvested_eth &
+         MAKE_64BIT_MASK(0, TT_ETH_CHANNELS); r++) {
+        if (!qdev_realize(DEVICE(&s->eth_cluster[r]), NULL, errp)) {
+            return false;
+        }
+    }
     for (int i = 0; i < s->grid.ntiles; i++) {
         for (int r = 0; r < TT_CORES_PER_TILE; r++) {
             Object *cpu = OBJECT(&s->tile[i].core[r]);
+
+            if (!qdev_realize(DEVICE(cpu), NULL, errp)) {
+                return false;
+            }
+            qemu_register_reset(tt_soc_cpu_reset, cpu);
+        }
+    }
+    /* ERISC cores after every Tensix core: cpu_index / 5 stays the tile */
+    for (int c = 0; c < TT_ETH_CHANNELS; c++) {
+        for (int r = 0; tt_soc_eth(s, c) && r < TT_ERISC_CORES; r++) {
+            Object *cpu = OBJECT(&s->eth[c].core[r]);
 
             if (!qdev_realize(DEVICE(cpu), NULL, errp)) {
                 return false;
@@ -145,8 +257,7 @@ static bool blackhole_soc_create_arc(TTBlackholeSoC *s, Error **errp)
             cols |= BIT(i);
         }
     }
-    qdev_prop_set_uint32(d, "board-upi",
-                         s->grid.board == TT_BOARD_P150 ? 0x40 : 0x43);
+    qdev_prop_set_uint32(d, "board-upi", tt_soc_board_upi(s));
     qdev_prop_set_uint32(d, "enabled-tensix-cols", cols);
     qdev_prop_set_uint32(d, "enabled-gddr",
                          0xff & ~(s->grid.harvested_dram_bank < 0 ? 0 :
@@ -239,18 +350,23 @@ static void blackhole_soc_create_ram(TTBlackholeSoC *s)
  */
 static void blackhole_soc_wipe_ram(TTBlackholeSoC *s)
 {
-    MemoryRegion *mr[TT_MAX_TILES + TT_DRAM_BANKS];
-    int n = 0;
+    MemoryRegion *mr[TT_MAX_TILES + TT_ETH_CHANNELS + TT_DRAM_BANKS];
+    int n = 0, ncode;
 
     for (int i = 0; i < s->grid.ntiles; i++) {
         mr[n++] = &s->tile[i].sram;
-        if (tcg_enabled()) {
-            ram_addr_t start = memory_region_get_ram_addr(&s->tile[i].sram);
-
-            tb_invalidate_phys_range(NULL, start,
-                                     start + memory_region_size(
-                                         &s->tile[i].sram) - 1);
+    }
+    for (int c = 0; c < TT_ETH_CHANNELS; c++) {
+        if (tt_soc_eth(s, c)) {
+            mr[n++] = &s->eth[c].sram;
         }
+    }
+    ncode = n;
+    for (int i = 0; i < ncode && tcg_enabled(); i++) {
+        ram_addr_t start = memory_region_get_ram_addr(mr[i]);
+
+        tb_invalidate_phys_range(NULL, start,
+                                 start + memory_region_size(mr[i]) - 1);
     }
     for (int b = 0; b < TT_DRAM_BANKS; b++) {
         if (b != s->grid.harvested_dram_bank) {
@@ -301,18 +417,22 @@ static void blackhole_soc_sync_core(CPUState *cs, run_on_cpu_data data)
  */
 void tt_soc_power_cycle(TTBlackholeSoC *s)
 {
+    CPUState *cs;
+
     bql_lock();
     for (int i = 0; i < s->grid.ntiles; i++) {
         tt_debug_regs_set_soft_reset(&s->tile[i].dbg, TT_SOFT_RESET_POWER_ON);
     }
-    for (int i = 0; i < s->grid.ntiles; i++) {
-        for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-            CPUState *cs = CPU(&s->tile[i].core[r]);
-
-            /* its queued hold has run once this returns */
-            if (!qatomic_read(&cs->halted)) {
-                run_on_cpu(cs, blackhole_soc_sync_core, RUN_ON_CPU_NULL);
-            }
+    for (int c = 0; c < TT_ETH_CHANNELS; c++) {
+        if (tt_soc_eth(s, c)) {
+            tt_debug_regs_set_soft_reset(&s->eth[c].dbg,
+                                         TT_ERISC_SOFT_RESET_POWER_ON);
+        }
+    }
+    CPU_FOREACH(cs) {
+        /* its queued hold has run once this returns */
+        if (!qatomic_read(&cs->halted)) {
+            run_on_cpu(cs, blackhole_soc_sync_core, RUN_ON_CPU_NULL);
         }
     }
     s->pc_pending = true;
@@ -344,7 +464,8 @@ static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
             return;
         }
     }
-    if (!blackhole_soc_realize_cpus(s, errp)) {
+    if (!blackhole_soc_create_eth(s, errp) ||
+        !blackhole_soc_realize_cpus(s, errp)) {
         return;
     }
     qdev_prop_set_uint8(DEVICE(&s->pcie), "x", s->grid.pcie_x);
@@ -380,6 +501,7 @@ static void blackhole_soc_init(Object *obj)
                                 TYPE_CPU_CLUSTER);
         qdev_prop_set_uint32(DEVICE(&s->cluster[r]), "cluster-id", r);
     }
+
     object_initialize_child(obj, "noc", &s->noc, TYPE_TT_NOC);
     object_initialize_child(obj, "arc", &s->arc, TYPE_TT_ARC);
     object_initialize_child(obj, "pcie", &s->pcie, TYPE_TT_PCIE);
@@ -392,7 +514,59 @@ static const Property blackhole_soc_props[] = {
                       harvested_dram_bank, -1),
     DEFINE_PROP_BOOL("spin-park", TTBlackholeSoC, spin_park, true),
     DEFINE_PROP_BOOL("prealloc-l1", TTBlackholeSoC, prealloc_l1, true),
+    DEFINE_PROP_UINT8("asic-location", TTBlackholeSoC, asic_location, 0),
 };
+
+void tt_eth_netdev_visit(char **slot, Visitor *v, const char *name,
+                         bool set, Error **errp)
+{
+    char *val;
+
+    if (!set) {
+        val = g_strdup(*slot ?: "");
+        visit_type_str(v, name, &val, errp);
+        g_free(val);
+        return;
+    }
+    if (!visit_type_str(v, name, &val, errp)) {
+        return;
+    }
+    g_free(*slot);
+    *slot = *val ? val : NULL;
+    if (!*val) {
+        g_free(val);
+    }
+}
+
+/* "eth0".."eth13": the netdev id of each channel's link */
+static void blackhole_soc_get_eth(Object *obj, Visitor *v, const char *name,
+                                  void *opaque, Error **errp)
+{
+    tt_eth_netdev_visit(&TT_BLACKHOLE_SOC(obj)->eth_netdev[(uintptr_t)opaque],
+                        v, name, false, errp);
+}
+
+static void blackhole_soc_set_eth(Object *obj, Visitor *v, const char *name,
+                                  void *opaque, Error **errp)
+{
+    tt_eth_netdev_visit(&TT_BLACKHOLE_SOC(obj)->eth_netdev[(uintptr_t)opaque],
+                        v, name, true, errp);
+}
+
+void tt_add_eth_netdev_props(ObjectClass *oc, ObjectPropertyAccessor *get,
+                             ObjectPropertyAccessor *set)
+{
+    for (uintptr_t c = 0; c < TT_ETH_CHANNELS; c++) {
+        g_autofree char *name = g_strdup_printf("eth%u", (unsigned)c);
+        g_autofree char *desc = g_strdup_printf(
+            "The -netdev id Ethernet channel %u's link runs over (none: "
+            "link down)", (unsigned)c);
+
+        object_class_property_add(oc, name, "str", get, set, NULL,
+                                  (void *)c);
+        object_class_property_set_description(oc, name, desc);
+    }
+}
 
 static void blackhole_soc_class_init(ObjectClass *klass, const void *data)
 {
@@ -402,6 +576,8 @@ static void blackhole_soc_class_init(ObjectClass *klass, const void *data)
     dc->realize = blackhole_soc_realize;
     dc->user_creatable = false;
     device_class_set_props(dc, blackhole_soc_props);
+    tt_add_eth_netdev_props(klass, blackhole_soc_get_eth,
+                            blackhole_soc_set_eth);
 }
 
 static const TypeInfo blackhole_soc_types[] = {

@@ -120,7 +120,8 @@ static bool tt_check_smp(MachineState *ms, unsigned ncpus, Error **errp)
 
     /* -smp defaults to 700; any explicit value must match the board. */
     if (ms->smp.cpus != ncpus && ms->smp.cpus != mc->default_cpus) {
-        error_setg(errp, "this board has %u cores (5 per Tensix tile); "
+        error_setg(errp, "this board has %u cores (5 per Tensix tile, 2 per "
+                   "Ethernet tile); "
                    "-smp %u does not match", ncpus, ms->smp.cpus);
         return false;
     }
@@ -168,7 +169,17 @@ static void blackhole_machine_init(MachineState *ms)
     qdev_prop_set_int32(DEVICE(s), "harvested-dram-bank", bank);
     qdev_prop_set_bit(DEVICE(s), "spin-park", m->spin_park);
     qdev_prop_set_bit(DEVICE(s), "prealloc-l1", m->prealloc_l1);
-    if (!tt_check_smp(ms, tt_grid_count_tiles(cols) * TT_CORES_PER_TILE,
+    qdev_prop_set_uint8(DEVICE(s), "asic-location", m->asic_location);
+    for (int c = 0; c < TT_ETH_CHANNELS; c++) {
+        g_autofree char *name = g_strdup_printf("eth%d", c);
+
+        object_property_set_str(OBJECT(s), name, m->eth_netdev[c] ?: "",
+                                &error_abort);
+    }
+    if (!tt_check_smp(ms, tt_grid_count_tiles(cols) * TT_CORES_PER_TILE +
+                      TT_ERISC_CORES *
+                      ctpop32(~tt_grid_boards[board].harvested_eth &
+                              MAKE_64BIT_MASK(0, TT_ETH_CHANNELS)),
                       &error_fatal)) {
         return;
     }
@@ -230,6 +241,43 @@ static void tt_set_i64(Object *obj, Visitor *v, const char *name,
         return;
     }
     *(int64_t *)((char *)obj + (uintptr_t)opaque) = val;
+}
+
+static void tt_get_eth(Object *obj, Visitor *v, const char *name,
+                       void *opaque, Error **errp)
+{
+    tt_eth_netdev_visit(&TT_BLACKHOLE_MACHINE(obj)->eth_netdev[
+                            (uintptr_t)opaque], v, name, false, errp);
+}
+
+static void tt_set_eth(Object *obj, Visitor *v, const char *name,
+                       void *opaque, Error **errp)
+{
+    tt_eth_netdev_visit(&TT_BLACKHOLE_MACHINE(obj)->eth_netdev[
+                            (uintptr_t)opaque], v, name, true, errp);
+}
+
+static void tt_get_asic_location(Object *obj, Visitor *v, const char *name,
+                                 void *opaque, Error **errp)
+{
+    visit_type_uint8(v, name, &TT_BLACKHOLE_MACHINE(obj)->asic_location,
+                     errp);
+}
+
+static void tt_set_asic_location(Object *obj, Visitor *v, const char *name,
+                                 void *opaque, Error **errp)
+{
+    uint8_t val;
+
+    if (!visit_type_uint8(v, name, &val, errp)) {
+        return;
+    }
+    if (val > 31) {
+        error_setg(errp, "asic-location: %u is not a chip position (0-31)",
+                   val);
+        return;
+    }
+    TT_BLACKHOLE_MACHINE(obj)->asic_location = val;
 }
 
 static void tt_add_override(ObjectClass *oc, const char *name,
@@ -308,15 +356,23 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
 
     mc->desc = "Tenstorrent Blackhole (P150 or P100A board)";
     mc->init = blackhole_machine_init;
-    mc->max_cpus = TT_MAX_CORES;
+    /* every Tensix tile's five cores, every Ethernet tile's two */
+    mc->max_cpus = TT_MAX_CORES + TT_ETH_CHANNELS * TT_ERISC_CORES;
     mc->min_cpus = TT_CORES_PER_TILE;
-    mc->default_cpus = TT_MAX_CORES;
+    mc->default_cpus = mc->max_cpus;
     mc->default_ram_size = 0;
     mc->no_parallel = 1;
     mc->no_floppy = 1;
     mc->no_cdrom = 1;
 
     object_class_property_add_str(oc, "board", tt_get_board, tt_set_board);
+    tt_add_eth_netdev_props(oc, tt_get_eth, tt_set_eth);
+    object_class_property_add(oc, "asic-location", "uint8",
+                              tt_get_asic_location, tt_set_asic_location,
+                              NULL, NULL);
+    object_class_property_set_description(oc, "asic-location",
+        "The chip's position on its board or in its cluster (0-31), as its "
+        "Ethernet links report it to their peers");
     object_class_property_set_description(oc, "board",
         "Board: p150 (140 Tensix tiles, 8 GDDR banks; default) or p100a "
         "(120 tiles, 7 banks)");

@@ -132,6 +132,12 @@ bool tt_grid_init(TTGrid *g, TTBoard board, uint32_t harvested_cols,
     return true;
 }
 
+void tt_grid_eth_xy(int c, int *x, int *y)
+{
+    *x = eth[c].x;
+    *y = eth[c].y;
+}
+
 int tt_grid_eth_logical(const TTGrid *g, int c)
 {
     if (g->harvested_eth & BIT(c)) {

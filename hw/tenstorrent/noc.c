@@ -250,7 +250,8 @@ MemTxResult tt_noc_node_rw(const TTNocNode *n, uint64_t addr, void *buf,
  * (blackhole_implementation.hpp NOC0/1_CONTROL_REG_ADDR_BASE_MAP) and
  * how (tests/api/test_noc.cpp).  DRAM and Ethernet tiles have NIU 0 at
  * 0xFFB20000 and NIU 1 at 0xFFB30000, each reporting its own NOC's
- * coordinates whichever NOC carried the read; PCIe, ARC, security and
+ * coordinates whichever NOC carried the read (fused-off Ethernet tiles
+ * answer here, the others have NIU devices); PCIe, ARC, security and
  * L2CPU tiles answer at 0xFFFFFFFFFF000000, router-only ones at
  * 0xFF000000, with the NIU of the NOC that carried it.  NOC_NODE_ID,
  * NOC_ENDPOINT_ID (MemoryMap.md types) and NOC_ID_LOGICAL (the
@@ -281,6 +282,9 @@ static bool tt_noc_ident(TTNoc *noc, const TTNocReq *r, uint32_t hi,
         return false;
     }
     n = g->node[px][py];
+    if (n.kind == TT_NODE_ETH && noc->node[px][py].as) {
+        return false;   /* a modelled Ethernet tile: its own NIUs answer */
+    }
     switch (n.kind) {
     case TT_NODE_DRAM:
     case TT_NODE_ETH:

@@ -41,10 +41,22 @@ uint32_t tt_soft_reset_bit(TTCoreRole role)
     return BIT(bit[role]);
 }
 
+/*
+ * Core @r's bit in this block's SOFT_RESET_0: an Ethernet tile's E0 and E1
+ * have BRISC's and TRISC0's (ethdump SOFT_RESET_E0/E1, tt-umd risc_type.hpp)
+ */
+static uint32_t tt_core_bit(TTRiscvDebugRegs *s, int r)
+{
+    return s->ethernet ? BIT(11 + r) : tt_soft_reset_bit(r);
+}
+
 uint32_t tt_debug_regs_reset_pc(TTRiscvDebugRegs *s, TTCoreRole role)
 {
     int t = role - TT_TRISC0;
 
+    if (s->ethernet) {
+        return qatomic_read(&s->erisc_reset_pc[role]);
+    }
     switch (role) {
     case TT_BRISC:
         return 0;
@@ -61,7 +73,9 @@ void tt_debug_regs_set_reset_pc(TTRiscvDebugRegs *s, TTCoreRole role,
                                 uint32_t pc)
 {
     QEMU_LOCK_GUARD(&s->lock);
-    if (role == TT_NCRISC) {
+    if (s->ethernet) {
+        s->erisc_reset_pc[role] = pc;
+    } else if (role == TT_NCRISC) {
         s->ncrisc_reset_pc = pc;
         s->ncrisc_pc_override = 1;
     } else if (role >= TT_TRISC0) {
@@ -126,8 +140,8 @@ static const uint8_t tt_keep_ldm_bit[TT_CORES_PER_TILE] = { 6, 8, 0, 2, 4 };
 static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
                                  uint32_t val)
 {
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-        uint32_t bit = tt_soft_reset_bit(r);
+    for (int r = 0; r < s->ncores; r++) {
+        uint32_t bit = tt_core_bit(s, r);
         CPUState *cs = CPU(s->cpu[r]);
 
         if ((old ^ val) & bit && val & bit) {
@@ -145,8 +159,10 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
             trace_tt_core_release(s->tile_x, s->tile_y, tt_core_role_name[r],
                                   pc);
             /* DISABLE_RESET's odd bit per core keeps the debug registers */
-            tt_risc_debug_core_reset(&s->risc_dbg, r, s->disable_reset &
-                                     BIT(tt_keep_ldm_bit[r] + 1));
+            if (!s->ethernet) {
+                tt_risc_debug_core_reset(&s->risc_dbg, r, s->disable_reset &
+                                         BIT(tt_keep_ldm_bit[r] + 1));
+            }
             async_run_on_cpu(cs, tt_core_release_work,
                              RUN_ON_CPU_HOST_ULONG(
                                  (unsigned long)qatomic_read(&tt_core_load_gen)
@@ -168,8 +184,8 @@ static void tt_debug_regs_publish_live(TTRiscvDebugRegs *s)
     if (!s->live_word) {
         return;
     }
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-        all |= tt_soft_reset_bit(r);
+    for (int r = 0; r < s->ncores; r++) {
+        all |= tt_core_bit(s, r);
     }
     if ((s->soft_reset & all) != all) {
         qatomic_or(s->live_word, s->live_bit);
@@ -209,8 +225,8 @@ static uint32_t tt_debug_regs_held(TTRiscvDebugRegs *s)
 {
     uint32_t soft_reset = tt_debug_regs_get_soft_reset(s), held = 0;
 
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-        if (soft_reset & tt_soft_reset_bit(r)) {
+    for (int r = 0; r < s->ncores; r++) {
+        if (soft_reset & tt_core_bit(s, r)) {
             held |= BIT(r);
         }
     }
@@ -225,6 +241,10 @@ static uint64_t tt_wall_clock(void)
 
 static uint32_t *tt_debug_reg_ptr(TTRiscvDebugRegs *s, hwaddr addr)
 {
+    if (s->ethernet) {
+        /* the Tensix cores' reset PCs, clock gating and LDM keeping */
+        return addr == A_DBG_BUS_CTRL ? &s->dbg_bus_ctrl : NULL;
+    }
     switch (addr) {
     case A_DBG_BUS_CTRL:
         return &s->dbg_bus_ctrl;
@@ -264,7 +284,7 @@ static uint32_t tt_debug_bus_read(TTRiscvDebugRegs *s)
                FIELD_EX32(c, DBG_BUS_CTRL, DAISY_SEL) == 7 &&
                FIELD_EX32(c, DBG_BUS_CTRL, RD_SEL) == 1;
 
-    for (int r = 0; pcs && r < TT_CORES_PER_TILE; r++) {
+    for (int r = 0; pcs && !s->ethernet && r < TT_CORES_PER_TILE; r++) {
         if (FIELD_EX32(c, DBG_BUS_CTRL, SIG_SEL) == pc_sig[r]) {
             tt_spin_volatile_read();
             return qatomic_read(&cpu_env(CPU(s->cpu[r]))->pc) & 0x3fffffff;
@@ -284,6 +304,11 @@ static uint64_t tt_debug_regs_read(void *opaque, hwaddr addr, unsigned size)
 
     switch (addr) {
     case A_RISC_DBG_CNTL_0 ... A_RISC_DBG_STATUS_1:
+        if (s->ethernet) {
+            qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: the ERISC debug interface "
+                          "is not modelled\n", __func__, s->tile_x, s->tile_y);
+            break;
+        }
         val = tt_risc_debug_read(&s->risc_dbg, addr);
         break;
     case A_DBG_RD_DATA:
@@ -339,8 +364,8 @@ static void tt_debug_regs_wait_held(TTRiscvDebugRegs *s, uint32_t old,
     if (current_cpu) {
         return;
     }
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-        uint32_t bit = tt_soft_reset_bit(r);
+    for (int r = 0; r < s->ncores; r++) {
+        uint32_t bit = tt_core_bit(s, r);
         CPUState *cs = CPU(s->cpu[r]);
 
         if (!(old & bit) && now & bit && cs->created) {
@@ -362,7 +387,8 @@ static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
     uint32_t *reg = tt_debug_reg_ptr(s, addr);
 
     trace_tt_debug_regs_write(s->tile_x, s->tile_y, addr, val);
-    if (addr >= A_RISC_DBG_CNTL_0 && addr <= A_RISC_DBG_STATUS_1) {
+    if (addr >= A_RISC_DBG_CNTL_0 && addr <= A_RISC_DBG_STATUS_1 &&
+        !s->ethernet) {
         tt_risc_debug_write(&s->risc_dbg, addr, val,
                             tt_debug_regs_held(s));
         return;
@@ -432,13 +458,86 @@ static const MemoryRegionOps tt_pic_ops = {
     .valid.max_access_size = 4,
 };
 
+/*
+ * An Ethernet tile's ERISC control block at 0xFFB14000: the reset PCs of
+ * E0 (+0x0) and E1 (+0x8), "E1 end PC" (+0xC, ethdump writes it; no
+ * documented effect) and the five interrupt-mode words (+0x20, tt-metal
+ * writes 0 to all of them; the PIC behind them is not modelled).
+ * tt-metal dev_mem_map.h IERISC_RESET_PC / SUBORDINATE_IERISC_RESET_PC.
+ */
+static uint32_t *tt_erisc_ctrl_ptr(TTRiscvDebugRegs *s, hwaddr addr)
+{
+    switch (addr) {
+    case A_ERISC0_RESET_PC:
+    case A_ERISC1_RESET_PC:
+        return &s->erisc_reset_pc[(addr - A_ERISC0_RESET_PC) / 8];
+    case A_ERISC1_END_PC:
+        return &s->erisc_end_pc;
+    case A_ERISC_INT_MODE_0 ... A_ERISC_INT_MODE_0 + 4 * 4:
+        return &s->erisc_int_mode[(addr - A_ERISC_INT_MODE_0) / 4];
+    default:
+        return NULL;
+    }
+}
+
+static uint64_t tt_erisc_ctrl_read(void *opaque, hwaddr addr, unsigned size)
+{
+    TTRiscvDebugRegs *s = opaque;
+    uint32_t *reg = tt_erisc_ctrl_ptr(s, addr);
+
+    if (!reg) {
+        qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: unimplemented register "
+                      "0x%" HWADDR_PRIx "\n", __func__, s->tile_x, s->tile_y,
+                      TT_ETH_ERISC_CTRL_BASE + addr);
+        return 0;
+    }
+    return qatomic_read(reg);
+}
+
+static void tt_erisc_ctrl_write(void *opaque, hwaddr addr, uint64_t val,
+                                unsigned size)
+{
+    TTRiscvDebugRegs *s = opaque;
+    uint32_t *reg = tt_erisc_ctrl_ptr(s, addr);
+
+    trace_tt_debug_regs_write(s->tile_x, s->tile_y,
+                              TT_ETH_ERISC_CTRL_BASE - TT_TILE_DEBUG_REGS_BASE +
+                              addr, val);
+    if (!reg) {
+        qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: unimplemented register "
+                      "0x%" HWADDR_PRIx " <- 0x%" PRIx64 "\n", __func__,
+                      s->tile_x, s->tile_y, TT_ETH_ERISC_CTRL_BASE + addr, val);
+        return;
+    }
+    if (reg >= s->erisc_int_mode && reg < s->erisc_int_mode + 5 && val) {
+        qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: interrupt mode 0x%" PRIx64
+                      " (interrupts are not modelled)\n", __func__,
+                      s->tile_x, s->tile_y, val);
+    }
+    WITH_QEMU_LOCK_GUARD(&s->lock) {
+        qatomic_set(reg, val);
+    }
+}
+
+static const MemoryRegionOps tt_erisc_ctrl_ops = {
+    .read = tt_erisc_ctrl_read,
+    .write = tt_erisc_ctrl_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid.min_access_size = 4,
+    .valid.max_access_size = 4,
+};
+
 static void tt_debug_regs_reset_hold(Object *obj, ResetType type)
 {
     TTRiscvDebugRegs *s = TT_RISCV_DEBUG_REGS(obj);
 
     /* The cores themselves are reset (held) by their own reset handlers. */
     QEMU_LOCK_GUARD(&s->lock);
-    s->soft_reset = TT_SOFT_RESET_POWER_ON;
+    s->soft_reset = s->ethernet ? TT_ERISC_SOFT_RESET_POWER_ON
+                                : TT_SOFT_RESET_POWER_ON;
+    memset(s->erisc_reset_pc, 0, sizeof(s->erisc_reset_pc));
+    s->erisc_end_pc = 0;
+    memset(s->erisc_int_mode, 0, sizeof(s->erisc_int_mode));
     tt_debug_regs_publish_live(s);
     s->disable_reset = 0;
     memset(s->trisc_reset_pc, 0, sizeof(s->trisc_reset_pc));
@@ -455,7 +554,8 @@ static void tt_debug_regs_realize(DeviceState *dev, Error **errp)
 {
     TTRiscvDebugRegs *s = TT_RISCV_DEBUG_REGS(dev);
 
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+    s->ncores = s->ethernet ? TT_ERISC_CORES : TT_CORES_PER_TILE;
+    for (int r = 0; r < s->ncores; r++) {
         if (!s->cpu[r] || !s->ldm[r]) {
             error_setg(errp, "tt-riscv-debug-regs: cpu%d/ldm%d link not set",
                        r, r);
@@ -465,10 +565,16 @@ static void tt_debug_regs_realize(DeviceState *dev, Error **errp)
     qemu_mutex_init(&s->lock);
     memory_region_init_io(&s->ctrl, OBJECT(s), &tt_debug_regs_ops, s,
                           "tt-riscv-debug-regs", 0x1000);
-    memory_region_init_io(&s->pic, OBJECT(s), &tt_pic_ops, s,
-                          "tt-pic", 0x1000);
-    tt_risc_debug_init(&s->risc_dbg, s->cpu, s->spin, s->tile_x,
-                       s->tile_y);
+    if (s->ethernet) {
+        /* region 1 is the ERISC control block, not the Tensix PIC */
+        memory_region_init_io(&s->pic, OBJECT(s), &tt_erisc_ctrl_ops, s,
+                              "tt-erisc-ctrl", 0x1000);
+    } else {
+        memory_region_init_io(&s->pic, OBJECT(s), &tt_pic_ops, s,
+                              "tt-pic", 0x1000);
+        tt_risc_debug_init(&s->risc_dbg, s->cpu, s->spin, s->tile_x,
+                           s->tile_y);
+    }
     memory_region_enable_lockless_io(&s->ctrl);
     memory_region_enable_lockless_io(&s->pic);
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->ctrl);
@@ -506,7 +612,7 @@ static int tt_debug_regs_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_tt_debug_regs = {
     .name = TYPE_TT_RISCV_DEBUG_REGS,
-    .version_id = 2,
+    .version_id = 3,
     .minimum_version_id = 2,
     .pre_load = tt_debug_regs_pre_load,
     .post_load = tt_debug_regs_post_load,
@@ -527,6 +633,10 @@ static const VMStateDescription vmstate_tt_debug_regs = {
         VMSTATE_STRUCT_ARRAY(risc_dbg.core, TTRiscvDebugRegs,
                              TT_RISC_DBG_CORES, 1,
                              vmstate_tt_risc_debug_core, TTRiscDebugCore),
+        VMSTATE_UINT32_ARRAY_V(erisc_reset_pc, TTRiscvDebugRegs,
+                               TT_ERISC_CORES, 3),
+        VMSTATE_UINT32_V(erisc_end_pc, TTRiscvDebugRegs, 3),
+        VMSTATE_UINT32_ARRAY_V(erisc_int_mode, TTRiscvDebugRegs, 5, 3),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -556,6 +666,8 @@ static const Property tt_debug_regs_props[] = {
                      TTSpinTile *),
     DEFINE_PROP_UINT8("x", TTRiscvDebugRegs, tile_x, 0),
     DEFINE_PROP_UINT8("y", TTRiscvDebugRegs, tile_y, 0),
+    /* an Ethernet tile's: two ERISC cores, cpu0 = E0 and cpu1 = E1 */
+    DEFINE_PROP_BOOL("ethernet", TTRiscvDebugRegs, ethernet, false),
 };
 
 static void tt_debug_regs_class_init(ObjectClass *klass, const void *data)

@@ -63,7 +63,8 @@ static void test_info_tt(void)
                             "z0 w0"));
     g_assert_nonnull(strstr(tile, "ADC pack: ch0 x13 y7 z0 w0, ch1 x3 y4 "
                             "z0 w0"));
-    g_assert_nonnull(strstr(none, "no Tensix tile at physical (0, 0)"));
+    g_assert_nonnull(strstr(none, "no Tensix or Ethernet tile at physical "
+                            "(0, 0)"));
     qtest_quit(q);
 }
 

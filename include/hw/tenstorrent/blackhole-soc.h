@@ -14,6 +14,7 @@
 #include "hw/tenstorrent/arc.h"
 #include "hw/tenstorrent/grid.h"
 #include "hw/tenstorrent/dram.h"
+#include "hw/tenstorrent/eth-tile.h"
 #include "hw/tenstorrent/noc.h"
 #include "hw/tenstorrent/pcie.h"
 #include "hw/tenstorrent/tensix-tile.h"
@@ -27,8 +28,11 @@ struct TTBlackholeSoC {
 
     TTGrid grid;
     CPUClusterState cluster[TT_CORES_PER_TILE];
+    CPUClusterState eth_cluster[TT_ERISC_CORES];
     TTNoc noc;
     TTTensixTile tile[TT_MAX_TILES];
+    /* by physical channel; those the board fuses off are not created */
+    TTEthTile eth[TT_ETH_CHANNELS];
     TTDramBank dram[TT_DRAM_BANKS];
     TTArc arc;
     TTPcie pcie;
@@ -44,6 +48,8 @@ struct TTBlackholeSoC {
     bool pc_pending;            /* BQL: tt_soc_power_cycle() resets */
 
     /* properties */
+    char *eth_netdev[TT_ETH_CHANNELS];  /* "ethN": the channel's netdev id */
+    uint8_t asic_location;
     uint32_t board;
     uint32_t harvested_cols;
     int32_t harvested_dram_bank;
@@ -52,11 +58,29 @@ struct TTBlackholeSoC {
 };
 
 /*
- * Layout of the RAM file: tile i's L1 and LDMs at i * 2 MiB, GDDR bank b
- * at 512 MiB + b * 4 GiB; holes stay sparse.
+ * Layout of the RAM file: tile i's L1 and LDMs at i * 2 MiB, Ethernet
+ * channel c's at 384 MiB + c * 1 MiB, GDDR bank b at 512 MiB + b * 4 GiB;
+ * holes stay sparse.
  */
 #define TT_SOC_RAM_TILE_STRIDE  (2 * MiB)
+#define TT_SOC_RAM_ETH_BASE     (384 * MiB)
+#define TT_SOC_RAM_ETH_STRIDE   (1 * MiB)
 #define TT_SOC_RAM_DRAM_BASE    (512 * MiB)
+
+/*
+ * Add "eth0".."eth13" string properties to @oc (the chip's and the
+ * machine's), each accessor's opaque being the channel number
+ */
+void tt_add_eth_netdev_props(ObjectClass *oc, ObjectPropertyAccessor *get,
+                             ObjectPropertyAccessor *set);
+/* Get or set one of them, kept in *@slot (NULL: none) */
+void tt_eth_netdev_visit(char **slot, Visitor *v, const char *name,
+                         bool set, Error **errp);
+
+/* The Ethernet tile of physical channel @c, or NULL if it is fused off */
+TTEthTile *tt_soc_eth(TTBlackholeSoC *s, int c);
+/* Ethernet tile at physical NOC0 (x, y), or NULL */
+TTEthTile *tt_soc_eth_at(TTBlackholeSoC *s, int x, int y);
 
 /*
  * Power the chip off and on, as a host's warm restart: every RAM (L1,

@@ -32,6 +32,8 @@ struct TTBlackholeMachine {
     bool prealloc_l1;
     bool deterministic;
     int64_t hang_report;        /* seconds, 0: off */
+    char *eth_netdev[TT_ETH_CHANNELS];  /* ethN=: netdev ids */
+    uint8_t asic_location;
 
     /* hang report (blackhole-monitor.c) */
     struct QEMUTimer *hang_timer;

@@ -121,6 +121,9 @@ int tt_grid_count_tiles(uint32_t harvested_cols);
  */
 int tt_grid_eth_logical(const TTGrid *g, int c);
 
+/* Physical NOC0 coordinates of Ethernet channel @c's tile */
+void tt_grid_eth_xy(int c, int *x, int *y);
+
 /* Node at physical NOC0 (x, y); kind TT_NODE_NONE when outside the grid. */
 TTNode tt_grid_node(const TTGrid *g, int x, int y);
 

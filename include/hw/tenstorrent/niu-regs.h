@@ -108,7 +108,8 @@ REG32(NIU_TRANS_COUNT_RTZ_SOURCE, 0x37c)
 #define TT_NIU_CMD_BUF_ALL_FREE 0x1f1f1f1fu
 #define TT_NOC_MAX_PACKET       16384       /* 256 flits of 64 bytes */
 #define TT_NOC_FLIT             64
-/* NOC_ENDPOINT_ID tile type for Tensix (MemoryMap.md) */
+/* NOC_ENDPOINT_ID tile types for Tensix and Ethernet (MemoryMap.md) */
 #define TT_ENDPOINT_TENSIX      0x0100u
+#define TT_ENDPOINT_ETH         0x0200u
 
 #endif

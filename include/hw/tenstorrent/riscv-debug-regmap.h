@@ -66,6 +66,24 @@ REG32(PC_READBACK_TRISC2, 0x148)
 /* Bits >= 24 have no effect; bit 31 is tt-umd's staggered start. */
 #define TT_SOFT_RESET_MASK      0x00ffffffu
 
+/*
+ * An Ethernet tile's ERISC control block (TT_ETH_ERISC_CTRL_BASE,
+ * 0xFFB14000): tt-metal dev_mem_map.h IERISC_RESET_PC and
+ * SUBORDINATE_IERISC_RESET_PC, ethdump E1_END_PC_ADDR, eth_fw_api.h
+ * ETH_RISC_CTRL_A_INTERRUPT_MODE_0 (five words)
+ */
+REG32(ERISC0_RESET_PC, 0x00)
+REG32(ERISC1_RESET_PC, 0x08)
+REG32(ERISC1_END_PC, 0x0c)
+REG32(ERISC_INT_MODE_0, 0x20)
+
+#define TT_ERISC_CORES          2
+/*
+ * SOFT_RESET_0 of an Ethernet tile at power-on: E0 (bit 11) and E1
+ * (bit 12) held.  The silicon value is not documented; ttsim's.
+ */
+#define TT_ERISC_SOFT_RESET_POWER_ON 0x00001800u
+
 /* Default reset PCs without override (tt-isa-doc SoftReset.md) */
 #define TT_NCRISC_DEFAULT_PC    0x12000u
 #define TT_TRISC0_DEFAULT_PC    0x06000u

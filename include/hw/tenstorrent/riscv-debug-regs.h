@@ -1,7 +1,10 @@
 /*
  * Tenstorrent Blackhole tile control/debug registers (0xFFB12000) and PIC /
  * PC readback block (0xFFB13000): soft reset of the five cores, reset PCs,
- * wall clock, and the RISC debug interface (risc-debug.h).
+ * wall clock, and the RISC debug interface (risc-debug.h).  With
+ * "ethernet" set, an Ethernet tile's: two ERISC cores (bits 11 and 12 of
+ * SOFT_RESET_0) whose reset PCs are in the second region, the ERISC
+ * control block at 0xFFB14000; no debug interface, no PC readback.
  *
  * Threads: any vCPU of the tile, other tiles' NOC traffic and the host may
  * access the block concurrently.  The MMIO regions are lockless; @lock
@@ -42,6 +45,11 @@ struct TTRiscvDebugRegs {
     uint32_t wall_clock_hi_latched;
     uint32_t dbg_bus_ctrl;
     TTRiscDebug risc_dbg;       /* RISC_DBG_CNTL/STATUS, risc-debug.c */
+    /* an Ethernet tile's ERISC control block */
+    uint32_t erisc_reset_pc[TT_ERISC_CORES];
+    uint32_t erisc_end_pc;
+    uint32_t erisc_int_mode[5];
+    int ncores;                 /* 5, or TT_ERISC_CORES if @ethernet */
 
     /* links */
     Object *cpu[TT_CORES_PER_TILE];
@@ -60,6 +68,7 @@ struct TTRiscvDebugRegs {
     uint64_t live_bit;
     /* properties */
     uint8_t tile_x, tile_y;
+    bool ethernet;              /* an Ethernet tile's block (E0, E1) */
 };
 
 /* Core bit in SOFT_RESET_0 per role (BRISC 11, NCRISC 18, TRISCn 12+n) */

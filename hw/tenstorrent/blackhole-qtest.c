@@ -12,6 +12,7 @@
  *   tt write X Y ROLE ADDR LEN 0xHEXBYTES -> OK
  *   tt cpu X Y ROLE                 -> OK INDEX HALTED PC
  *   tt disas WORD                   -> OK NAME field=value,...
+ *   tt ethrx CHANNEL 0xHEXBYTES     -> OK (a frame from the wire)
  *
  * X, Y are physical NOC0 coordinates; ROLE is brisc, ncrisc, trisc0-2
  * (erisc0, erisc1 on an Ethernet tile), or "-" for the node's NOC view.
@@ -272,6 +273,40 @@ static const char *tt_qtest_tensix(CharFrontend *chr, gchar **w)
     return NULL;
 }
 
+/* "tt ethrx C 0xHEX": a frame arriving on Ethernet channel C's link */
+static const char *tt_qtest_ethrx(CharFrontend *chr, gchar **w)
+{
+    uint64_t c;
+    TTEthTile *e;
+    g_autofree uint8_t *buf = NULL;
+    size_t len;
+
+    if (!w[0] || qemu_strtou64(w[0], NULL, 0, &c) || c >= TT_ETH_CHANNELS) {
+        return "expected a channel 0-13";
+    }
+    e = tt_soc_eth(tt_qtest_soc, c);
+    if (!e) {
+        return "the channel is fused off";
+    }
+    if (!w[1] || strncmp(w[1], "0x", 2) || strlen(w[1]) % 2) {
+        return "expected 0x and two hex digits per byte";
+    }
+    len = strlen(w[1] + 2) / 2;
+    buf = g_malloc(len + 1);
+    for (size_t i = 0; i < len; i++) {
+        int hi = g_ascii_xdigit_value(w[1][2 + 2 * i]);
+        int lo = g_ascii_xdigit_value(w[1][3 + 2 * i]);
+
+        if (hi < 0 || lo < 0) {
+            return "expected 0x and two hex digits per byte";
+        }
+        buf[i] = hi << 4 | lo;
+    }
+    tt_eth_txrx_receive(&e->txrx, buf, len);
+    qtest_sendf(chr, "OK\n");
+    return NULL;
+}
+
 static bool tt_qtest_command(CharFrontend *chr, gchar **words)
 {
     const char *err;
@@ -290,6 +325,13 @@ static bool tt_qtest_command(CharFrontend *chr, gchar **words)
 
             tt_tensix_disas(w, s);
             qtest_sendf(chr, "OK %s\n", s->str);
+        }
+        return true;
+    }
+    if (words[1] && !strcmp(words[1], "ethrx")) {
+        err = tt_qtest_ethrx(chr, words + 2);
+        if (err) {
+            qtest_sendf(chr, "FAIL %s\n", err);
         }
         return true;
     }

@@ -680,10 +680,8 @@ static void tt_eth_rx_data(TTEthTxRx *s, const uint8_t *f, size_t len)
     tt_spin_wake(s->spin);
 }
 
-static ssize_t tt_eth_receive(NetClientState *nc, const uint8_t *f,
-                              size_t len)
+void tt_eth_txrx_receive(TTEthTxRx *s, const uint8_t *f, size_t len)
 {
-    TTEthTxRx *s = qemu_get_nic_opaque(nc);
     const uint8_t *h = f + TT_LINK_ETH_HLEN;
     int src, type;
 
@@ -692,7 +690,7 @@ static ssize_t tt_eth_receive(NetClientState *nc, const uint8_t *f,
     if (len < TT_LINK_ETH_HLEN || len > TT_ETH_MAX_FRAME) {
         tt_eth_drop(s, -1, "shorter than an Ethernet header or too long",
                     len);
-        return len;
+        return;
     }
     if (lduw_be_p(f + 12) != TT_LINK_ETHERTYPE) {
         int qi = tt_eth_rx_queue(s, f, false);
@@ -704,24 +702,24 @@ static ssize_t tt_eth_receive(NetClientState *nc, const uint8_t *f,
             tt_eth_drop(s, qi < TT_ETH_QUEUES ? qi : -1,
                         "not TT-link, for a TT-link queue", len);
         }
-        return len;
+        return;
     }
     if (len < TT_LINK_ETH_HLEN + TT_LINK_HLEN ||
         h[TT_LINK_OFF_MAGIC] != TT_LINK_MAGIC ||
         h[TT_LINK_OFF_QUEUE] >= TT_ETH_QUEUES) {
         tt_eth_drop(s, -1, "malformed TT-link header", len);
-        return len;
+        return;
     }
     s->last_rx_ns = tt_eth_now();
     src = h[TT_LINK_OFF_QUEUE];
     type = h[TT_LINK_OFF_TYPE];
     if (type == TT_LINK_HELLO) {
         tt_eth_rx_hello(s, h, len - TT_LINK_ETH_HLEN - TT_LINK_HLEN);
-        return len;
+        return;
     }
     if (!s->up) {
         tt_eth_drop(s, -1, "TT-link packet before the link is up", len);
-        return len;
+        return;
     }
     tt_eth_tx_acked(s, src, h[TT_LINK_OFF_ACK]);
     switch (type) {
@@ -735,6 +733,12 @@ static ssize_t tt_eth_receive(NetClientState *nc, const uint8_t *f,
         tt_eth_drop(s, -1, "unknown TT-link packet type", len);
         break;
     }
+}
+
+static ssize_t tt_eth_receive(NetClientState *nc, const uint8_t *f,
+                              size_t len)
+{
+    tt_eth_txrx_receive(qemu_get_nic_opaque(nc), f, len);
     return len;
 }
 

@@ -11,9 +11,9 @@
 # FUZZ_SEED=N gives libFuzzer -seed=N (CI does, so that a red run is one
 # anyone can repeat); unset, every run draws its own.
 #
-# Targets: tt-niu-fuzz tt-tensix-fuzz tt-pcie-fuzz (tests/qtest/fuzz/
-# tt-fuzz.c), tt-vfu-fuzz (tests/qtest/fuzz/tt-vfu-fuzz.c, a vfio-user
-# client session per input) and generic-fuzz-tt, QEMU's generic-fuzz on
+# Targets: tt-niu-fuzz tt-tensix-fuzz tt-pcie-fuzz tt-eth-fuzz
+# (tests/qtest/fuzz/tt-fuzz.c), tt-vfu-fuzz (tests/qtest/fuzz/
+# tt-vfu-fuzz.c, a vfio-user client session per input) and generic-fuzz-tt, QEMU's generic-fuzz on
 # every MMIO region of the first tile.
 set -u
 F=$(cd "$1" && pwd)
@@ -21,7 +21,8 @@ secs=$2
 shift 2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$F/qemu/qemu-fuzz-riscv32
-targets=${*:-tt-niu-fuzz tt-tensix-fuzz tt-pcie-fuzz tt-vfu-fuzz generic-fuzz-tt}
+targets=${*:-tt-niu-fuzz tt-tensix-fuzz tt-pcie-fuzz tt-eth-fuzz tt-vfu-fuzz
+generic-fuzz-tt}
 machine="-M blackhole,harvested-tensix-cols=2:3:4:5:6:7:10:11:12:13:14:15:16"
 machine="$machine,prealloc-l1=off"
 mkdir -p "$F/artifacts" "$F/fuzz-logs"

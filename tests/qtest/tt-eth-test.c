@@ -237,8 +237,37 @@ static void pair_stop(Pair *p)
     }
     qtest_quit(p->a);
     unlink(sock);
-    rmdir(p->dir);
-    g_free(p->dir);
+}
+
+/* scripts/tenstorrent/ttlink-pcap.py on @pcap: its output and status */
+static int ttlink_pcap(const char *pcap, char **out)
+{
+    const char *src = g_getenv("TT_SRC_DIR");
+    g_autofree char *script = g_build_filename(src ? src : "../src",
+                                               "scripts", "tenstorrent",
+                                               "ttlink-pcap.py", NULL);
+    char *argv[] = { (char *)"python3", script, (char *)pcap, NULL };
+    int status;
+
+    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+                               G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, out,
+                               NULL, &status, NULL));
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A pcap of one frame: a TT-link ethertype with a bad magic byte */
+static void write_bad_pcap(const char *path)
+{
+    static const uint8_t pcap[] = {
+        0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0xff, 0xff, 0, 0, 1, 0, 0, 0,                   /* Ethernet */
+        0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 32, 0, 0, 0,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 2, 2, 2, 2, 2, 0x88, 0xb5,
+        0x55, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    };
+
+    g_assert_true(g_file_set_contents(path, (const char *)pcap,
+                                      sizeof(pcap), NULL));
 }
 
 /* Two chips: bring-up, L1 and MMIO writes, back-pressure, peer gone */
@@ -249,7 +278,12 @@ static void test_two_chips(void)
     g_autofree uint8_t *back = g_malloc(256 * KiB);
     g_autofree char *info = NULL;
 
-    pair_start(&p, 2, 3, NULL);
+    g_autofree char *pcap = NULL;
+    char *out = NULL;
+
+    p.dir = NULL;
+    pcap = g_strdup_printf("%s/tt-eth-%d.pcap", g_get_tmp_dir(), getpid());
+    pair_start(&p, 2, 3, pcap);
     g_assert_true(wait_for(p.a, CH2_X, ECTRL(TT_ETH_CTRL_PCS_STATUS), 1));
     g_assert_true(wait_for(p.b, CH3_X, ECTRL(TT_ETH_CTRL_PCS_STATUS), 1));
     /* boot results: up, and who is on the other side */
@@ -319,6 +353,25 @@ static void test_two_chips(void)
     g_assert_nonnull(strstr(info, "channel 2 (logical 2): down"));
     g_assert_nonnull(strstr(info, "txq0 8 cmds 1 unacked"));
     pair_stop(&p);
+
+    /* A's side of the link, frame by frame, as the decoder reads it */
+    g_assert_cmpint(ttlink_pcap(pcap, &out), ==, 0);
+    g_assert_nonnull(strstr(out, "ttlink hello q 0"));
+    g_assert_nonnull(strstr(out, "ttlink l1-write q 0 seq 0 ack 0 addr "
+                            "0x30000 len 4096"));
+    g_assert_nonnull(strstr(out, "ttlink l1-write q 1 seq 255 ack 0 addr "
+                            "0x7fc00 len 1024"));
+    g_assert_nonnull(strstr(out, "ttlink mmio-write q 0 seq 1 ack 0 addr "
+                            "0xffb42438 data 0xc0"));
+    g_assert_nonnull(strstr(out, "ttlink seq-update q 1 seq 0 ack "));
+    g_free(out);
+    write_bad_pcap(pcap);
+    g_assert_cmpint(ttlink_pcap(pcap, &out), ==, 1);
+    g_assert_nonnull(strstr(out, "ttlink BAD header"));
+    g_free(out);
+    unlink(pcap);
+    rmdir(p.dir);
+    g_free(p.dir);
 }
 
 /*

@@ -101,6 +101,9 @@ struct TTEthTxRx {
     uint64_t asic_id;
 };
 
+/* A frame from the wire (the NIC's receive path; the qtest "tt ethrx") */
+void tt_eth_txrx_receive(TTEthTxRx *s, const uint8_t *frame, size_t len);
+
 /* For `info tt`: one line on the link and its counters */
 void tt_eth_txrx_describe(TTEthTxRx *s, GString *out);
 

@@ -24,6 +24,12 @@
  *                   eDMA transfers from host memory the input fills
  *                   (and from unmapped host memory), the ARC's registers.
  *
+ *   tt-eth-fuzz     Frames from the wire into Ethernet channel 2's
+ *                   receive path (raw, TT-link with any header, hellos
+ *                   that bring the link up, sequence numbers, addresses
+ *                   in and out of L1 and the registers), with the TX/RX
+ *                   registers and TX commands the tile's cores program.
+ *
  * generic-fuzz reaches the MMIO regions of the first tile with
  * QEMU_FUZZ_OBJECTS (tests/fuzz/run-fuzz.sh).
  *
@@ -562,6 +568,113 @@ static void tt_pcie_fuzz(QTestState *s, const unsigned char *data,
 
 /* ------------------------------------------------------------------- */
 
+/* Channel 2's tile, (2, 1): its TX/RX block and L1 */
+#define TT_ETH_FUZZ_CH      2
+#define TT_ETH_FUZZ_X       2
+#define TT_ETH_FUZZ_TXRX    0xffb90000u
+#define TT_ETH_FUZZ_TXRX_SZ 0x8800u
+#define TT_ETH_FUZZ_L1      0x80000u
+
+enum {
+    ETH_OP_FRAME,       /* raw bytes */
+    ETH_OP_TTLINK,      /* an Ethernet + TT-link header, fields fuzzed */
+    ETH_OP_HELLO,       /* a hello: the link comes up */
+    ETH_OP_REG_WRITE,
+    ETH_OP_REG_READ,
+    ETH_OP_L1,
+    ETH_OP_TX_CMD,      /* a whole command: addresses, size, CMD */
+    ETH_OP_COUNT,
+};
+
+static void tt_ethrx(QTestState *s, const uint8_t *f, size_t len)
+{
+    GString *hex = g_string_new("0x");
+
+    for (size_t i = 0; i < len; i++) {
+        g_string_append_printf(hex, "%02x", f[i]);
+    }
+    tt_cmd(s, "tt ethrx %d %s", TT_ETH_FUZZ_CH, hex->str);
+    g_string_free(hex, true);
+}
+
+static void tt_eth_fuzz(QTestState *s, const unsigned char *data,
+                        size_t size)
+{
+    TTFuzzIn in = { data, size };
+    uint8_t f[2048];
+
+    while (in.left) {
+        uint8_t op = in8(&in) % ETH_OP_COUNT;
+        size_t len, i;
+
+        switch (op) {
+        case ETH_OP_FRAME:
+            len = in16(&in) % sizeof(f);
+            for (i = 0; i < len; i++) {
+                f[i] = in8(&in);
+            }
+            tt_ethrx(s, f, len);
+            break;
+        case ETH_OP_TTLINK:
+        case ETH_OP_HELLO:
+            /* DA: broadcast, multicast or the input's */
+            memset(f, 0xff, 6);
+            if (in8(&in) & 1) {
+                memcpy(f, "\x01\0\0\0\0\x01", 6);
+            }
+            memset(f + 6, 0x02, 6);
+            f[12] = 0x88;
+            f[13] = 0xb5;
+            f[14] = 0x54;
+            for (i = 15; i < 32; i++) {
+                f[i] = in8(&in);
+            }
+            len = 32 + in16(&in) % (sizeof(f) - 32);
+            if (op == ETH_OP_HELLO) {
+                f[15] = 3;          /* hello, 36 bytes of chip info */
+                len = 32 + 36;
+            }
+            f[24] = (len - 32) & 0xff;
+            f[25] = (len - 32) >> 8;
+            for (i = 32; i < len; i++) {
+                f[i] = in8(&in);
+            }
+            tt_ethrx(s, f, len);
+            break;
+        case ETH_OP_REG_WRITE:
+            tt_writel(s, TT_ETH_FUZZ_X, 1, -1, TT_ETH_FUZZ_TXRX +
+                      (in16(&in) % TT_ETH_FUZZ_TXRX_SZ & ~3u), in32(&in));
+            break;
+        case ETH_OP_REG_READ:
+            tt_readl(s, TT_ETH_FUZZ_X, 1, -1, TT_ETH_FUZZ_TXRX +
+                     (in16(&in) % TT_ETH_FUZZ_TXRX_SZ & ~3u));
+            break;
+        case ETH_OP_L1: {
+            g_autofree char *t = g_strdup_printf("%d 1 -", TT_ETH_FUZZ_X);
+
+            tt_write_bytes(s, t, in32(&in) % TT_ETH_FUZZ_L1, &in,
+                           in8(&in) % 64);
+            break;
+        }
+        case ETH_OP_TX_CMD: {
+            uint32_t q = 0x1000 * (in8(&in) % 3);
+
+            tt_writel(s, TT_ETH_FUZZ_X, 1, -1, TT_ETH_FUZZ_TXRX + q + 0x14,
+                      in32(&in) % (TT_ETH_FUZZ_L1 + 64));
+            tt_writel(s, TT_ETH_FUZZ_X, 1, -1, TT_ETH_FUZZ_TXRX + q + 0x18,
+                      in32(&in) % (TT_ETH_FUZZ_L1 + 64));
+            tt_writel(s, TT_ETH_FUZZ_X, 1, -1, TT_ETH_FUZZ_TXRX + q + 0x1c,
+                      in32(&in));
+            tt_writel(s, TT_ETH_FUZZ_X, 1, -1, TT_ETH_FUZZ_TXRX + q + 0x4,
+                      in8(&in) % 6);
+            break;
+        }
+        }
+    }
+    flush_events(s);
+    fuzz_reset(s);
+}
+
 static GString *tt_fuzz_cmdline(FuzzTarget *t)
 {
     return g_string_new(TARGET_NAME " " TT_FUZZ_MACHINE " -display none");
@@ -587,6 +700,14 @@ static void tt_fuzz_register(void)
         .get_init_cmdline = tt_fuzz_cmdline,
         .pre_fuzz = tt_fuzz_pre_fuzz,
         .fuzz = tt_tensix_fuzz,
+    });
+    fuzz_add_target(&(FuzzTarget){
+        .name = "tt-eth-fuzz",
+        .description = "Blackhole Ethernet frames from the wire, TX/RX "
+                       "registers and commands",
+        .get_init_cmdline = tt_fuzz_cmdline,
+        .pre_fuzz = tt_fuzz_pre_fuzz,
+        .fuzz = tt_eth_fuzz,
     });
     fuzz_add_target(&(FuzzTarget){
         .name = "tt-pcie-fuzz",

@@ -262,6 +262,18 @@ dispatch() {
 }
 suite host dispatch dispatch
 
+# Clusters through tools/tt-cluster: P300, QuietBox 2 (also over TCP) and
+# a 32-chip Galaxy of one-column chips, every link pinging both ways
+# from ERISC firmware; a chip killed under its peer; bad topologies
+cluster() {
+    timeout 1200 python3 "$src/tests/cluster/cluster-test.py" "$B" \
+        > "$log/cluster.log" 2>&1
+    count "$log/cluster.log" cluster $?
+    grep '^# ' "$log/cluster.log" | grep -e 'started in' -e skipped |
+        sed 's/^# /cluster: /'
+}
+suite system cluster cluster
+
 # Trace events through the log and simple backends
 tracing() {
     python3 "$src/tests/tracing/trace-test.py" "$B" "$src" > "$log/tracing.log" 2>&1

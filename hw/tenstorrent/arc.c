@@ -94,9 +94,13 @@ static uint32_t tt_arc_tag_value(TTArc *s, int tag)
 {
     switch (tag) {
     case TAG_BOARD_ID_HIGH:     /* board UPI = (board_id >> 36) & 0xfffff */
-        return s->board_upi << 4;
+        return s->board_id >> 32;
     case TAG_BOARD_ID_LOW:
-        return 0x00000001;
+        return s->board_id;
+    case TAG_ASIC_ID:
+        return s->asic_id;
+    case TAG_ASIC_LOCATION:
+        return s->asic_location;
     case TAG_VCORE:
         return 800;             /* mV */
     case TAG_TDP:
@@ -334,7 +338,10 @@ static const VMStateDescription vmstate_tt_arc = {
 };
 
 static const Property tt_arc_props[] = {
-    DEFINE_PROP_UINT32("board-upi", TTArc, board_upi, 0x40),
+    /* a P150's: UPI 0x40 (tt-umd board_upi_map), serial 1 */
+    DEFINE_PROP_UINT64("board-id", TTArc, board_id, 0x40ull << 36 | 1),
+    DEFINE_PROP_UINT64("asic-id", TTArc, asic_id, 1),
+    DEFINE_PROP_UINT8("asic-location", TTArc, asic_location, 0),
     DEFINE_PROP_UINT32("enabled-tensix-cols", TTArc, enabled_tensix_cols,
                        0x3fff),
     DEFINE_PROP_UINT32("enabled-gddr", TTArc, enabled_gddr, 0xff),

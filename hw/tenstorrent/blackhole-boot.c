@@ -106,11 +106,20 @@ static void tt_fw_image_free(TTFwImage *img)
     }
 }
 
-/* Where segment bytes at @vaddr go: L1 itself, or the LDM image in L1. */
+/*
+ * Where segment bytes at @vaddr go: L1 itself, or the LDM image in L1.
+ * Role -1: an ERISC image, in an Ethernet tile's L1 only.
+ */
 static bool tt_fw_dest(TTFwBoot *b, int role, bool bare,
                        uint32_t vaddr, uint32_t size, uint32_t *dest)
 {
-    uint32_t ldm = tt_ldm_size(role);
+    uint32_t ldm;
+
+    if (role < 0) {
+        *dest = vaddr;
+        return vaddr < TT_ETH_L1_SIZE && size <= TT_ETH_L1_SIZE - vaddr;
+    }
+    ldm = tt_ldm_size(role);
 
     if (vaddr < TT_L1_SIZE && size <= TT_L1_SIZE - vaddr) {
         *dest = vaddr;
@@ -155,8 +164,9 @@ static bool tt_fw_load_segments(TTFwBoot *b, int role, bool bare,
         if (!tt_fw_dest(b, role, bare, vaddr, memsz, &seg->dest)) {
             error_setg(errp, "%s: segment at 0x%08x (0x%x bytes) is outside "
                        "the %s's memory (L1 0x0-0x%x%s)", path, vaddr, memsz,
-                       tt_core_role_name[role], TT_L1_SIZE - 1,
-                       bare ? "" : ", LDM at 0xffb00000");
+                       role < 0 ? "ERISC" : tt_core_role_name[role],
+                       (role < 0 ? TT_ETH_L1_SIZE : TT_L1_SIZE) - 1,
+                       bare || role < 0 ? "" : ", LDM at 0xffb00000");
             return false;
         }
         seg->filesz = filesz;
@@ -366,6 +376,36 @@ static void tt_fw_boot_tile(TTFwBoot *b, TTTensixTile *t,
     tt_debug_regs_set_soft_reset(&t->dbg, TT_SOFT_RESET_BRISC_ONLY);
 }
 
+bool blackhole_fw_prepare_erisc(TTFwBoot *b, Error **errp)
+{
+    b->erisc_img = tt_fw_load_elf(b, -1, true, b->erisc_firmware, errp);
+    return b->erisc_img != NULL;
+}
+
+/* The ERISC image into every Ethernet tile's L1; E0 starts at its entry */
+static void tt_fw_boot_erisc(TTFwBoot *b, TTBlackholeSoC *s)
+{
+    for (int c = 0; c < TT_ETH_CHANNELS; c++) {
+        TTEthTile *t = tt_soc_eth(s, c);
+
+        if (!t) {
+            continue;
+        }
+        for (int i = 0; i < b->erisc_img->nseg; i++) {
+            TTFwSegment *seg = &b->erisc_img->seg[i];
+
+            tt_fw_write(&t->noc_as, seg->dest, seg->data, seg->filesz);
+            address_space_set(&t->noc_as, seg->dest + seg->filesz, 0,
+                              seg->memsz - seg->filesz,
+                              MEMTXATTRS_UNSPECIFIED);
+        }
+        tt_debug_regs_set_reset_pc(&t->dbg, 0, b->erisc_img->entry);
+        tt_debug_regs_set_soft_reset(&t->dbg, TT_ERISC_SOFT_RESET_POWER_ON &
+                                              ~R_SOFT_RESET_0_BRISC_MASK);
+        trace_tt_fw_boot_erisc(t->x, t->y);
+    }
+}
+
 void blackhole_fw_boot(void *opaque)
 {
     TTFwBoot *b = opaque;
@@ -373,6 +413,13 @@ void blackhole_fw_boot(void *opaque)
     size_t bank_len = tt_grid_bank_table_size(b->num_dram, b->num_l1);
     g_autofree uint8_t *bank = g_malloc(bank_len);
     uint8_t l2v[TT_L2V_COLS + TT_L2V_ROWS];
+
+    if (b->erisc_img) {
+        tt_fw_boot_erisc(b, s);
+    }
+    if (!b->img[TT_BRISC]) {
+        return;
+    }
 
     tt_grid_bank_table(&s->grid, b->num_dram, b->num_l1, bank);
     tt_fw_l2v_tables(&s->grid, l2v);

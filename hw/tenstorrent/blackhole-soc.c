@@ -100,10 +100,21 @@ static void blackhole_soc_create_tiles(TTBlackholeSoC *s)
     }
 }
 
-/* The board's UPI: board id bits 55:36 (tt-umd board_upi_map) */
-static uint32_t tt_soc_board_upi(TTBlackholeSoC *s)
+/*
+ * The board id: as given, else the board's UPI (bits 55:36, tt-umd
+ * board_upi_map: 0x40 P150, 0x43 P100A) and serial number 1
+ */
+static uint64_t tt_soc_board_id(TTBlackholeSoC *s)
 {
-    return s->grid.board == TT_BOARD_P150 ? 0x40 : 0x43;
+    uint64_t upi = s->grid.board == TT_BOARD_P150 ? 0x40 : 0x43;
+
+    return s->board_id ? s->board_id : upi << 36 | 1;
+}
+
+/* The ASIC id: as given, else 1 + the chip's place (ttsim's numbering) */
+static uint64_t tt_soc_asic_id(TTBlackholeSoC *s)
+{
+    return s->asic_id ? s->asic_id : 1 + s->asic_location;
 }
 
 /*
@@ -114,7 +125,6 @@ static uint32_t tt_soc_board_upi(TTBlackholeSoC *s)
 static bool blackhole_soc_create_eth(TTBlackholeSoC *s, Error **errp)
 {
     Object *clusters[TT_ERISC_CORES];
-    uint64_t board_id = (uint64_t)tt_soc_board_upi(s) << 36 | 1;
 
     /* a cluster may not be empty: none on a board without Ethernet */
     for (int r = 0; r < TT_ERISC_CORES && ~s->grid.harvested_eth &
@@ -153,8 +163,8 @@ static bool blackhole_soc_create_eth(TTBlackholeSoC *s, Error **errp)
         qdev_prop_set_uint64(d, "ram-offset",
                              TT_SOC_RAM_ETH_BASE + c * TT_SOC_RAM_ETH_STRIDE);
         qdev_prop_set_uint8(d, "asic-location", s->asic_location);
-        qdev_prop_set_uint64(d, "board-id", board_id);
-        qdev_prop_set_uint64(d, "asic-id", 1 + s->asic_location);
+        qdev_prop_set_uint64(d, "board-id", tt_soc_board_id(s));
+        qdev_prop_set_uint64(d, "asic-id", tt_soc_asic_id(s));
         object_property_set_link(OBJECT(t), "noc", OBJECT(&s->noc),
                                  &error_abort);
         if (s->eth_netdev[c]) {
@@ -257,7 +267,9 @@ static bool blackhole_soc_create_arc(TTBlackholeSoC *s, Error **errp)
             cols |= BIT(i);
         }
     }
-    qdev_prop_set_uint32(d, "board-upi", tt_soc_board_upi(s));
+    qdev_prop_set_uint64(d, "board-id", tt_soc_board_id(s));
+    qdev_prop_set_uint64(d, "asic-id", tt_soc_asic_id(s));
+    qdev_prop_set_uint8(d, "asic-location", s->asic_location);
     qdev_prop_set_uint32(d, "enabled-tensix-cols", cols);
     qdev_prop_set_uint32(d, "enabled-gddr",
                          0xff & ~(s->grid.harvested_dram_bank < 0 ? 0 :
@@ -515,6 +527,8 @@ static const Property blackhole_soc_props[] = {
     DEFINE_PROP_BOOL("spin-park", TTBlackholeSoC, spin_park, true),
     DEFINE_PROP_BOOL("prealloc-l1", TTBlackholeSoC, prealloc_l1, true),
     DEFINE_PROP_UINT8("asic-location", TTBlackholeSoC, asic_location, 0),
+    DEFINE_PROP_UINT64("board-id", TTBlackholeSoC, board_id, 0),
+    DEFINE_PROP_UINT64("asic-id", TTBlackholeSoC, asic_id, 0),
 };
 
 void tt_eth_netdev_visit(char **slot, Visitor *v, const char *name,

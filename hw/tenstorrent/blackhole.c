@@ -170,6 +170,8 @@ static void blackhole_machine_init(MachineState *ms)
     qdev_prop_set_bit(DEVICE(s), "spin-park", m->spin_park);
     qdev_prop_set_bit(DEVICE(s), "prealloc-l1", m->prealloc_l1);
     qdev_prop_set_uint8(DEVICE(s), "asic-location", m->asic_location);
+    qdev_prop_set_uint64(DEVICE(s), "board-id", m->board_id);
+    qdev_prop_set_uint64(DEVICE(s), "asic-id", m->asic_id);
     for (int c = 0; c < TT_ETH_CHANNELS; c++) {
         g_autofree char *name = g_strdup_printf("eth%d", c);
 
@@ -196,7 +198,11 @@ static void blackhole_machine_init(MachineState *ms)
     qemu_add_vm_change_state_handler(blackhole_vm_state_change, s);
     blackhole_qtest_register(s);
     blackhole_monitor_init(m);
-    if (ms->firmware) {
+    if (m->boot.erisc_firmware &&
+        !blackhole_fw_prepare_erisc(&m->boot, &error_fatal)) {
+        return;
+    }
+    if (ms->firmware || m->boot.erisc_firmware) {
         m->boot_notifier.notify = blackhole_register_boot;
         qemu_add_machine_init_done_notifier(&m->boot_notifier);
     }
@@ -219,6 +225,7 @@ TT_STR_PROP(harvested_cols, harvested_cols)
 TT_STR_PROP(harvested_dram_bank, harvested_dram_bank)
 TT_STR_PROP(fw_layout, boot.layout)
 TT_STR_PROP(fw_ldm_images, boot.ldm_images)
+TT_STR_PROP(erisc_firmware, boot.erisc_firmware)
 
 static void tt_get_i64(Object *obj, Visitor *v, const char *name,
                        void *opaque, Error **errp)
@@ -278,6 +285,20 @@ static void tt_set_asic_location(Object *obj, Visitor *v, const char *name,
         return;
     }
     TT_BLACKHOLE_MACHINE(obj)->asic_location = val;
+}
+
+static void tt_get_u64(Object *obj, Visitor *v, const char *name,
+                       void *opaque, Error **errp)
+{
+    visit_type_uint64(v, name, (uint64_t *)((char *)obj + (uintptr_t)opaque),
+                      errp);
+}
+
+static void tt_set_u64(Object *obj, Visitor *v, const char *name,
+                       void *opaque, Error **errp)
+{
+    visit_type_uint64(v, name, (uint64_t *)((char *)obj + (uintptr_t)opaque),
+                      errp);
 }
 
 static void tt_add_override(ObjectClass *oc, const char *name,
@@ -367,12 +388,30 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
 
     object_class_property_add_str(oc, "board", tt_get_board, tt_set_board);
     tt_add_eth_netdev_props(oc, tt_get_eth, tt_set_eth);
+    object_class_property_add_str(oc, "erisc-firmware", tt_get_erisc_firmware,
+                                  tt_set_erisc_firmware);
+    object_class_property_set_description(oc, "erisc-firmware",
+        "An RV32 ELF image loaded into every Ethernet tile's L1 at reset; "
+        "E0 starts at its entry (E1 stays held)");
     object_class_property_add(oc, "asic-location", "uint8",
                               tt_get_asic_location, tt_set_asic_location,
                               NULL, NULL);
     object_class_property_set_description(oc, "asic-location",
         "The chip's position on its board or in its cluster (0-31), as its "
-        "Ethernet links report it to their peers");
+        "Ethernet links and ARC telemetry report it");
+    object_class_property_add(oc, "board-id", "uint64", tt_get_u64,
+                              tt_set_u64, NULL,
+                              (void *)offsetof(TTBlackholeMachine, board_id));
+    object_class_property_set_description(oc, "board-id",
+        "The board id ARC telemetry and the Ethernet links report; bits "
+        "55:36 are the UPI tt-umd takes the board type from (default: the "
+        "board's UPI, serial number 1)");
+    object_class_property_add(oc, "asic-id", "uint64", tt_get_u64,
+                              tt_set_u64, NULL,
+                              (void *)offsetof(TTBlackholeMachine, asic_id));
+    object_class_property_set_description(oc, "asic-id",
+        "The ASIC id ARC telemetry and the Ethernet links report (default "
+        "1 + asic-location)");
     object_class_property_set_description(oc, "board",
         "Board: p150 (140 Tensix tiles, 8 GDDR banks; default) or p100a "
         "(120 tiles, 7 banks)");

@@ -129,8 +129,14 @@ static void tt_eth_boot_results(TTEthTxRx *s)
 {
     TTLinkChipInfo local;
     uint8_t ver[4] = { TT_ETH_FW_PATCH, TT_ETH_FW_MINOR, TT_ETH_FW_MAJOR, 0 };
-    /* DOWN as ttsim has it for a channel with no peer (not UNUSED) */
-    uint32_t port = s->up ? TT_ETH_PORT_UP : TT_ETH_PORT_DOWN;
+    /*
+     * No netdev: no connector (UNUSED); a link not up yet: still
+     * training (UNKNOWN, tt-umd waits while it reads that); one that was
+     * up and went down: DOWN
+     */
+    uint32_t port = !s->nic ? TT_ETH_PORT_UNUSED
+                    : s->up ? TT_ETH_PORT_UP
+                    : s->was_up ? TT_ETH_PORT_DOWN : TT_ETH_PORT_UNKNOWN;
 
     tt_eth_local_info(s, &local);
     tt_eth_l1_stl(s, TT_ETH_POSTCODE, TT_ETH_POSTCODE_PASS);
@@ -429,6 +435,7 @@ static void tt_eth_link_change(TTEthTxRx *s, bool up)
         return;
     }
     s->up = up;
+    s->was_up |= up;
     if (!up) {
         /* the next bring-up is a new session for both ends */
         s->session = g_random_int();
@@ -763,7 +770,7 @@ static uint64_t tt_eth_read(void *opaque, hwaddr addr, unsigned size)
     TTEthTxRx *s = opaque;
     uint32_t val = 0, off;
 
-    if (addr < TT_ETH_RXQ(0)) {
+    if (addr < TT_ETH_TXQ(TT_ETH_QUEUES)) {
         TTEthTxq *q = &s->txq[addr / 0x1000];
 
         off = addr & 0xfff;
@@ -772,6 +779,8 @@ static uint64_t tt_eth_read(void *opaque, hwaddr addr, unsigned size)
         } else if (off != TT_ETH_TXQ_CMD && off / 4 < TT_ETHQ_REGS) {
             val = *tt_txq_reg(q, off);
         }
+    } else if (addr < TT_ETH_RXQ(0)) {
+        goto unimp;             /* between TXQ 2 and RXQ 0 */
     } else if (addr < TT_ETH_CTRL) {
         off = addr & 0xfff;
         if (addr < TT_ETH_RXQ(TT_ETH_QUEUES) && off / 4 < TT_ETHQ_REGS) {
@@ -783,9 +792,15 @@ static uint64_t tt_eth_read(void *opaque, hwaddr addr, unsigned size)
     } else if (addr < TT_ETH_TX_HEADER(TT_ETH_TX_HEADERS)) {
         off = addr - TT_ETH_TX_HEADER(0);
         val = s->hdr[off / 0x80][(off % 0x80) / 4];
+    } else {
+        goto unimp;
     }
     trace_tt_eth_reg_read(s->channel, addr, val);
     return val;
+unimp:
+    qemu_log_mask(LOG_UNIMP, "tt-eth-txrx: x%dy%d: read of unmodelled "
+                  "0x%" HWADDR_PRIx "\n", s->x, s->y, TT_ETH_TXRX_BASE + addr);
+    return 0;
 }
 
 static void tt_eth_write(void *opaque, hwaddr addr, uint64_t val,
@@ -925,6 +940,7 @@ static void tt_eth_reset_hold(Object *obj, ResetType type)
     s->ctrl[TT_ETH_CTRL_EOP_STATUS_GOOD_LO / 4] = 0x1f;
     s->ctrl[TT_ETH_CTRL_MAC_RX_ADDR_ROUTING / 4] = 0xa50;
     s->up = false;
+    s->was_up = false;
     s->session = g_random_int();
     s->last_hello_ns = 0;
     memset(&s->remote, 0, sizeof(s->remote));

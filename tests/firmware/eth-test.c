@@ -1,4 +1,6 @@
 /*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
  * Two chips, one ERISC program (E0 of channel 0 on each): the host writes
  * the role at ROLE before releasing E0.
  *
@@ -67,6 +69,7 @@ static void send_reg(uint32_t addr, uint32_t val)
 static uint32_t sender(void)
 {
     while (REG32(TXRX(TT_ETH_CTRL + TT_ETH_CTRL_PCS_STATUS)) != 1) {
+        __asm__ volatile("fence");
     }
     for (uint32_t i = 0; i < BYTES / 4; i++) {
         REG32(SRC + 4 * i) = pattern(i);
@@ -94,8 +97,6 @@ static uint32_t receiver(void)
     good &= REG32(TXRX(TT_ETH_RXQ(0) + TT_ETH_RXQ_PKT_END_CNT)) == 3;
     return good;
 }
-
-void eth_main(void);
 
 void eth_main(void)
 {

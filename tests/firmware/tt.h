@@ -47,6 +47,9 @@
 
 enum { BRISC, NCRISC, TRISC0, TRISC1, TRISC2, NCORES };
 
+/* Entry of an ERISC image, called by eth-crt.S */
+void eth_main(void);
+
 /* Semihosting (RISC-V: slli/ebreak/srai, same page) */
 static inline long semihost(long op, long arg)
 {

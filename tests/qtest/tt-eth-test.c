@@ -124,7 +124,8 @@ static void test_registers(void)
     /* no netdev: link down, in PCS_STATUS and the boot results */
     g_assert_cmphex(rd(q, CH2_X, ECTRL(TT_ETH_CTRL_PCS_STATUS)), ==, 0);
     g_assert_cmphex(rd(q, CH2_X, TT_ETH_POSTCODE), ==, TT_ETH_POSTCODE_PASS);
-    g_assert_cmphex(rd(q, CH2_X, TT_ETH_PORT_STATUS), ==, TT_ETH_PORT_DOWN);
+    g_assert_cmphex(rd(q, CH2_X, TT_ETH_PORT_STATUS), ==,
+                    TT_ETH_PORT_UNUSED);
     g_assert_cmphex(rd(q, CH2_X, TT_ETH_FW_VERSION), ==, 0x00010600);
     for (int i = 0; i < 8; i++) {
         ci[i] = rd(q, CH3_X, TT_ETH_LOCAL_INFO + 4 * i);

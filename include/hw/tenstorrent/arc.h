@@ -49,7 +49,9 @@ struct TTArc {
     uint32_t aiclk_mhz;
 
     /* properties */
-    uint32_t board_upi;         /* tt-umd board type */
+    uint64_t board_id;          /* bits 55:36: UPI, tt-umd's board type */
+    uint64_t asic_id;
+    uint8_t asic_location;      /* place on the board or in the cluster */
     uint32_t enabled_tensix_cols;   /* firmware column order */
     uint32_t enabled_gddr;
     uint32_t enabled_eth;

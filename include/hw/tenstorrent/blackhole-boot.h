@@ -46,6 +46,7 @@ typedef struct TTFwImage {
 typedef struct TTFwBoot {
     /* options (the machine's fw-* properties; -1: the layout's value) */
     const char *firmware;       /* an ELF file, or a directory of five */
+    char *erisc_firmware;       /* an ELF file for every E0, or NULL */
     char *layout;
     char *ldm_images;
     int64_t bank_table;
@@ -59,6 +60,7 @@ typedef struct TTFwBoot {
     /* resolved by blackhole_fw_prepare() */
     TTFwLayout fw;              /* preset with overrides applied */
     TTFwImage *img[TT_CORES_PER_TILE];
+    TTFwImage *erisc_img;
     int num_dram;               /* bank counts */
     int num_l1;
 } TTFwBoot;
@@ -73,7 +75,13 @@ const TTFwLayout *blackhole_fw_layout_lookup(const char *name, Error **errp);
  */
 bool blackhole_fw_prepare(TTFwBoot *b, int ntiles, int ndram, Error **errp);
 
-/* Reset handler (@opaque: the TTFwBoot): lay out L1, release BRISC */
+/* Load and check erisc_firmware= before the chip is created */
+bool blackhole_fw_prepare_erisc(TTFwBoot *b, Error **errp);
+
+/*
+ * Reset handler (@opaque: the TTFwBoot): lay out L1, release BRISC; with
+ * erisc_firmware, load it into every Ethernet tile and release E0
+ */
 void blackhole_fw_boot(void *opaque);
 
 #endif

@@ -50,6 +50,8 @@ struct TTBlackholeSoC {
     /* properties */
     char *eth_netdev[TT_ETH_CHANNELS];  /* "ethN": the channel's netdev id */
     uint8_t asic_location;
+    uint64_t board_id;          /* 0: the board's UPI, serial 1 */
+    uint64_t asic_id;           /* 0: 1 + asic_location */
     uint32_t board;
     uint32_t harvested_cols;
     int32_t harvested_dram_bank;

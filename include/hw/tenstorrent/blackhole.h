@@ -34,6 +34,8 @@ struct TTBlackholeMachine {
     int64_t hang_report;        /* seconds, 0: off */
     char *eth_netdev[TT_ETH_CHANNELS];  /* ethN=: netdev ids */
     uint8_t asic_location;
+    uint64_t board_id;
+    uint64_t asic_id;
 
     /* hang report (blackhole-monitor.c) */
     struct QEMUTimer *hang_timer;

@@ -79,6 +79,7 @@ struct TTEthTxRx {
 
     /* the link */
     bool up;                        /* peer's hello seen, frames flowing */
+    bool was_up;                    /* up at some point since reset */
     int64_t last_rx_ns;
     int64_t last_hello_ns;
     TTLinkChipInfo remote;

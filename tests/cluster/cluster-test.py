@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Multi-chip clusters through tools/tt-cluster, one QEMU per chip.
+
+    cluster-test.py BUILD_DIR
+
+P300, QuietBox 2 and a 32-chip Galaxy (one Tensix column per chip), every
+Ethernet channel running tests/firmware/eth-ping.c from reset: each link
+must come up and carry a stamp both ways that names the peer its
+base-firmware results name; unlinked channels report themselves unused.
+Also: the QuietBox 2 over TCP, a chip killed under a running P300 (its
+peer's links go down, the peer keeps running), a tt-umd cluster
+descriptor as the topology, bad topologies, and stop leaving nothing
+behind.  TAP output.
+"""
+import importlib.machinery
+import importlib.util
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "..", "..")
+TOOL = os.path.join(SRC, "tools", "tt-cluster")
+ONE_COL = "harvested-tensix-cols=2:3:4:5:6:7:10:11:12:13:14:15:16"
+NCORES = 10 * 5         # Tensix cores of a one-column chip: ERISCs follow
+RESULT = 0x30010
+PINGED, UNUSED = 0x600d0001, 0x600d0002
+CHANNELS = 12           # logical channels of a Blackhole (5 and 8 fused)
+
+loader = importlib.machinery.SourceFileLoader("tt_cluster", TOOL)
+spec = importlib.util.spec_from_loader("tt_cluster", loader)
+ttc = importlib.util.module_from_spec(spec)
+loader.exec_module(ttc)
+
+n_test = 0
+failed = 0
+
+
+def ok(cond, what):
+    global n_test, failed
+    n_test += 1
+    if not cond:
+        failed += 1
+    print("%sok %d %s" % ("" if cond else "not ", n_test, what), flush=True)
+    return cond
+
+
+def tool(build, d, *args, qemu_args=()):
+    cmd = [sys.executable, TOOL] + list(args) + [
+        "--dir", d, "--qemu", os.path.join(build, "qemu",
+                                           "qemu-system-riscv32")]
+    if qemu_args:
+        cmd += ["--"] + list(qemu_args)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+
+
+def machine(build):
+    return ["-M", "blackhole,%s,erisc-firmware=%s" % (
+        ONE_COL, os.path.join(build, "firmware", "eth-ping.elf"))]
+
+
+def result(d, chip, logical):
+    out = ttc.hmp(d, chip, "cpu %d; x/1wx 0x%x" % (NCORES + 2 * logical,
+                                                   RESULT))
+    try:
+        return int(out.split(":")[1].split()[0], 16)
+    except (IndexError, ValueError):
+        return None
+
+
+def wait_results(d, nchips, links, timeout=60):
+    """True once every channel of every chip has its expected result."""
+    linked = {(a, ca) for a, ca, b, cb in links} | \
+             {(b, cb) for a, ca, b, cb in links}
+    deadline = time.time() + timeout
+    while True:
+        bad = []
+        for chip in range(nchips):
+            for ch in range(CHANNELS):
+                want = PINGED if (chip, ch) in linked else UNUSED
+                got = result(d, chip, ch)
+                if got != want:
+                    bad.append("chip %d channel %d: %s" % (
+                        chip, ch, hex(got) if got is not None else "?"))
+        if not bad or time.time() > deadline:
+            if bad:
+                print("# " + "; ".join(bad[:8]))
+            return not bad
+        time.sleep(0.2)
+
+
+def run_cluster(build, topo, extra=(), wait_timeout=120, label=None):
+    d = tempfile.mkdtemp(prefix="tt-cluster-test-")
+    label = label or topo
+    t0 = time.time()
+    r = tool(build, d, "start", topo, *extra, qemu_args=machine(build))
+    started = time.time() - t0
+    if not ok(r.returncode == 0, "%s: start" % label):
+        print("# " + (r.stderr or r.stdout).replace("\n", "\n# "))
+        shutil.rmtree(d, ignore_errors=True)
+        return None
+    r = tool(build, d, "wait", "--timeout", str(wait_timeout))
+    ok(r.returncode == 0, "%s: every link up (%s)" % (label, r.stdout.strip()))
+    st = ttc.load_state(d)
+    ok(wait_results(d, len(st["pids"]), st["links"]),
+       "%s: every link carried a stamp both ways, %d links" %
+       (label, len(st["links"])))
+    r = tool(build, d, "status")
+    print("# %s started in %.2f s; %s" % (
+        label, started, r.stdout.strip().splitlines()[-1]))
+    return d, st
+
+
+def stop(build, d, st):
+    r = tool(build, d, "stop")
+    gone = not any(ttc.alive(p) for p in st["pids"])
+    left = [f for f in os.listdir(d)
+            if f.endswith((".sock", ".mon", ".gdb", ".json"))]
+    ok(r.returncode == 0 and gone and not left,
+       "stop: every chip gone, no socket left")
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def test_p300_peer_killed(build):
+    c = run_cluster(build, "p300")
+    if not c:
+        return
+    d, st = c
+    os.kill(st["pids"][1], signal.SIGKILL)
+    deadline = time.time() + 10
+    states = []
+    while time.time() < deadline:
+        states = ttc.link_states(d, 0)
+        if states and all(s[2] == "down" for s in states):
+            break
+        time.sleep(0.1)
+    ok(states and all(s[2] == "down" for s in states),
+       "p300: chip 1 killed, chip 0 sees both links down")
+    ok("Blackhole" in ttc.hmp(d, 0, "info tt"),
+       "p300: chip 0 keeps running")
+    stop(build, d, st)
+
+
+def test_descriptor(build):
+    """A tt-umd cluster descriptor (the P300's shape) as the topology"""
+    desc = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+    desc.write("""arch: {0: blackhole, 1: blackhole}
+chips: {}
+chip_unique_ids: {0: 9493540888584, 1: 9493540888585}
+ethernet_connections:
+  - [{chip: 0, chan: 2}, {chip: 1, chan: 9}]
+  - [{chip: 0, chan: 3}, {chip: 1, chan: 8}]
+ethernet_connections_to_remote_devices: []
+chips_with_mmio: [{0: 1}, {1: 0}]
+harvesting: {}
+boards:
+  - [{board_id: 4746770444292}, {board_type: p300}, {chips: [1, 0]}]
+asic_locations: {0: 0, 1: 1}
+""")
+    desc.close()
+    c = run_cluster(build, desc.name, label="descriptor")
+    if c:
+        d, st = c
+        info = ttc.hmp(d, 0, "info tt")
+        ok("peer board 0x000004513190f004 asic location 1 channel 11" in info,
+           "descriptor: chip 0 channel 2 reaches chip 1 channel 11 "
+           "(logical 9)")
+        stop(build, d, st)
+    os.unlink(desc.name)
+
+
+def test_bad(build):
+    d = tempfile.mkdtemp(prefix="tt-cluster-test-")
+    bad = [
+        ("nosuch", "no cluster 'nosuch'"),
+    ]
+    descs = [
+        ("[{chip: 0, chan: 12}, {chip: 1, chan: 0}]",
+         "chip 0 channel 12: a Blackhole has logical channels 0-11"),
+        ("[{chip: 0, chan: 1}, {chip: 1, chan: 0}]\n"
+         "  - [{chip: 0, chan: 1}, {chip: 1, chan: 2}]",
+         "chip 0 channel 1 is linked to both"),
+        ("[{chip: 0, chan: 1}, {chip: 3, chan: 0}]", "no chip 3"),
+    ]
+    files = []
+    for links, err in descs:
+        f = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+        f.write("arch: {0: blackhole, 1: blackhole}\n"
+                "ethernet_connections:\n  - %s\n" % links)
+        f.close()
+        files.append(f.name)
+        bad.append((f.name, err))
+    for topo, err in bad:
+        r = tool(build, d, "start", topo)
+        ok(r.returncode == 1 and err in r.stderr,
+           "bad topology: %s" % err)
+    for f in files:
+        os.unlink(f)
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def mem_available_gib():
+    for line in open("/proc/meminfo"):
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) / (1 << 20)
+    return 0
+
+
+def main():
+    build = os.path.abspath(sys.argv[1])
+    test_bad(build)
+    for topo in ("p300", "qb2"):
+        c = run_cluster(build, topo)
+        if c:
+            stop(build, *c)
+    port = random.randrange(20000, 60000, 100)
+    c = run_cluster(build, "qb2", ("--tcp", "--port-base", str(port)),
+                    label="qb2 over TCP")
+    if c:
+        stop(build, *c)
+    test_p300_peer_killed(build)
+    test_descriptor(build)
+    if mem_available_gib() < 6:
+        print("# galaxy skipped: under 6 GiB of memory available")
+    else:
+        c = run_cluster(build, "galaxy", wait_timeout=300)
+        if c:
+            stop(build, *c)
+    print("1..%d" % n_test)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

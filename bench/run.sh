@@ -10,9 +10,12 @@
 # the Tensix matrix datapath (tile matmuls and eltwise tiles on one tile and
 # on 140, the same kernels on ttsim), gdb-bench.py
 # times gdb-multiarch on a full P150 (attach, info threads, slowdown),
-# dispatch-bench.sh kernel launches through tools/tt-run (slow and fast
-# dispatch, 1 and 140 tiles, commands per second), and last comes the NOC
-# benchmark of one tile (tests/firmware/bench-noc.c).
+# eth-bench.py TT-link between two chips in two processes (ping-pong
+# latency, L1-write throughput) and a 32-chip Galaxy's start-up, link
+# bring-up and memory, dispatch-bench.sh kernel launches through
+# tools/tt-run (slow and fast dispatch, 1 and 140 tiles, commands per
+# second), and last comes the NOC benchmark of one tile
+# (tests/firmware/bench-noc.c).
 set -eu
 B=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +24,7 @@ python3 "$here/ttbench.py" --build "$B" ${TTSIM_LIB:+--ttsim "$TTSIM_LIB"} \
 sh "$here/host-bench.sh" "$B"
 python3 "$here/tensix-bench.py" --build "$B" ${TTSIM_LIB:+--ttsim "$TTSIM_LIB"}
 python3 "$here/gdb-bench.py" --build "$B"
+python3 "$here/eth-bench.py" --build "$B"
 sh "$here/dispatch-bench.sh" "$B"
 
 out=$("$B/qemu/qemu-system-riscv32" -M "blackhole,firmware=$B/firmware/bench-noc.elf" \

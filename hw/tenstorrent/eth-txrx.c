@@ -16,13 +16,14 @@
  *   least 1 ms); the receiver takes only the next number it expects and
  *   drops the rest (PACKET_DROP_CNT), so a link that loses, duplicates or
  *   reorders frames still delivers each packet once and in order.  Every
- *   TT-link frame acknowledges what its queue's partner received; the
- *   receiver answers data with a sequence-update frame from a bottom half.
+ *   TT-link frame acknowledges what its queue's partner received; a
+ *   sequence-update frame carries the ack alone after 16 packets or 50 us
+ *   with nothing going back.
  *   CMD_ONGOING stays set while a command's packets do not fit in the
  *   window: that is the back-pressure software sees.
  * - Link bring-up: each side sends a hello frame (its chip_info_t) every
  *   50 ms until it has the peer's; then the link is up, boot results say so
- *   and keepalives flow every 100 ms.  No frame for a second, or the
+ *   and keepalives flow every 100 ms.  No frame for two seconds, or the
  *   netdev losing its peer, takes the link down.  Packets not yet acked
  *   are renumbered and sent again when the link comes back.
  * Those timers run on host time (QEMU_CLOCK_REALTIME): the link joins two
@@ -53,9 +54,12 @@
 
 #define TT_ETH_HELLO_NS         (50 * SCALE_MS)
 #define TT_ETH_KEEPALIVE_NS     (100 * SCALE_MS)
-#define TT_ETH_DEAD_NS          (1000 * SCALE_MS)
+#define TT_ETH_DEAD_NS          (2000 * SCALE_MS)
 #define TT_ETH_MIN_RESEND_NS    (1 * SCALE_MS)
 #define TT_ETH_DEF_RESEND_NS    (5 * SCALE_MS)
+/* Acks: alone after this many packets or this long without a ride back */
+#define TT_ETH_ACK_EVERY        16
+#define TT_ETH_ACK_DELAY_NS     (50 * SCALE_US)
 /* Payload per packet when MAX_PKT_SIZE_BYTES is 0: a jumbo frame */
 #define TT_ETH_DEF_MAX_PKT      9216
 #define TT_ETH_MAX_FRAME        (TT_LINK_ETH_HLEN + TT_LINK_HLEN + 0xfff0)
@@ -226,7 +230,7 @@ static uint8_t *tt_eth_ttlink_frame(TTEthTxRx *s, int q, int hi, int type,
 static void tt_eth_send_ttlink(TTEthTxRx *s, int q, uint8_t *f, uint32_t len)
 {
     f[TT_LINK_ETH_HLEN + TT_LINK_OFF_ACK] = s->rx_next[q];
-    s->ack_owed[q] = false;
+    s->ack_owed[q] = 0;
     tt_eth_send(s, f, len);
 }
 
@@ -320,6 +324,7 @@ static void tt_eth_tx_pump(TTEthTxRx *s, int qi)
         if (!q->left) {
             q->ongoing = false;
             trace_tt_eth_cmd_done(s->channel, qi);
+            tt_spin_wake(s->spin);      /* a core may poll STATUS */
         }
     }
     tt_eth_arm(s);
@@ -464,7 +469,7 @@ static void tt_eth_link_start(TTEthTxRx *s)
         q->una = 0;
         q->next = n;
         s->rx_next[qi] = 0;
-        s->ack_owed[qi] = false;
+        s->ack_owed[qi] = 0;
         *tt_rxq_reg(&s->rxq[qi], TT_ETH_RXQ_LOCAL_RX_SEQ_NUM) = 0;
     }
     tt_eth_link_change(s, true);
@@ -537,6 +542,11 @@ static void tt_eth_ack_bh(void *opaque)
     }
 }
 
+static void tt_eth_ack_timer(void *opaque)
+{
+    tt_eth_ack_bh(opaque);
+}
+
 /* Frames in */
 
 static void tt_eth_drop(TTEthTxRx *s, int rxq, const char *why, size_t len)
@@ -598,6 +608,7 @@ static void tt_eth_rx_raw(TTEthTxRx *s, int qi, const uint8_t *f, size_t len)
     }
     *tt_rxq_reg(q, TT_ETH_RXQ_BUF_PTR) = ptr;
     tt_eth_rx_count(q, first, len);
+    tt_spin_wake(s->spin);
 }
 
 /*
@@ -653,8 +664,15 @@ static void tt_eth_rx_data(TTEthTxRx *s, const uint8_t *f, size_t len)
         return;
     }
     *tt_rxq_reg(q, TT_ETH_RXQ_REMOTE_RX_SEQ_NUM) = h[TT_LINK_OFF_ACK];
-    s->ack_owed[src] = true;
-    qemu_bh_schedule(s->ack_bh);
+    /*
+     * Acks ride on the frames going back; a sequence update goes alone
+     * after TT_ETH_ACK_EVERY packets or TT_ETH_ACK_DELAY_NS of quiet
+     */
+    if (++s->ack_owed[src] >= TT_ETH_ACK_EVERY) {
+        qemu_bh_schedule(s->ack_bh);
+    } else if (!timer_pending(s->ack_timer)) {
+        timer_mod(s->ack_timer, tt_eth_now() + TT_ETH_ACK_DELAY_NS);
+    }
     if (h[TT_LINK_OFF_SEQ] != s->rx_next[src]) {
         /* a resend of one delivered already, or one after a loss */
         (*tt_rxq_reg(q, TT_ETH_RXQ_PACKET_DROP_CNT))++;
@@ -922,8 +940,9 @@ static void tt_eth_reset_hold(Object *obj, ResetType type)
         memset(&s->rxq[qi], 0, sizeof(s->rxq[qi]));
         *tt_rxq_reg(&s->rxq[qi], TT_ETH_RXQ_HDR_CTRL) = TT_LINK_ETH_HLEN;
         s->rx_next[qi] = 0;
-        s->ack_owed[qi] = false;
+        s->ack_owed[qi] = 0;
     }
+    timer_del(s->ack_timer);
     memset(s->ctrl, 0, sizeof(s->ctrl));
     memset(s->hdr, 0, sizeof(s->hdr));
     for (int qi = 0; qi < 2; qi++) {
@@ -970,6 +989,7 @@ static void tt_eth_realize(DeviceState *dev, Error **errp)
     s->ack_bh = qemu_bh_new_guarded(tt_eth_ack_bh, s,
                                     &dev->mem_reentrancy_guard);
     s->timer = timer_new_ns(QEMU_CLOCK_REALTIME, tt_eth_timer, s);
+    s->ack_timer = timer_new_ns(QEMU_CLOCK_REALTIME, tt_eth_ack_timer, s);
     if (s->conf.peers.ncs[0]) {
         g_autofree char *id = g_strdup_printf("eth%d", s->channel);
 
@@ -988,6 +1008,7 @@ static void tt_eth_unrealize(DeviceState *dev)
         qemu_del_nic(s->nic);
     }
     timer_free(s->timer);
+    timer_free(s->ack_timer);
     qemu_bh_delete(s->ack_bh);
 }
 

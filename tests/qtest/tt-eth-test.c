@@ -297,6 +297,14 @@ static void test_two_chips(void)
     g_assert_cmphex(rd(p.b, CH3_X, TT_ETH_REMOTE_INFO), ==, 0x02020000);
     g_assert_cmphex(rd(p.b, CH3_X, TT_ETH_REMOTE_INFO + 24), ==, 1);
 
+    /*
+     * No resends on a loaded host (the link loses nothing): B's drop
+     * counter then counts only what B refuses
+     */
+    for (int q = 0; q < 2; q++) {
+        wr(p.a, CH2_X, TXQ(q, TT_ETH_TXQ_REMOTE_SEQ_TIMEOUT), 0xffffffff);
+    }
+
     /* a 4 KiB L1 write on TXQ 0 lands in B's L1 through RXQ 0 */
     fill(buf, 4096, 7);
     tt_write(p.a, CH2_X, ETH_Y, "-", 0x20000, buf, 4096);

@@ -64,6 +64,7 @@ struct TTEthTxRx {
     NICConf conf;
     QEMUTimer *timer;               /* link upkeep and resends, host time */
     QEMUBH *ack_bh;
+    QEMUTimer *ack_timer;           /* a delayed sequence update */
 
     TTEthTxq txq[TT_ETH_QUEUES];
     TTEthRxq rxq[TT_ETH_QUEUES];
@@ -75,7 +76,7 @@ struct TTEthTxRx {
      * sequence number expected, and whether an ack is owed
      */
     uint8_t rx_next[TT_ETH_QUEUES];
-    bool ack_owed[TT_ETH_QUEUES];
+    uint8_t ack_owed[TT_ETH_QUEUES];    /* packets received, not acked */
 
     /* the link */
     bool up;                        /* peer's hello seen, frames flowing */

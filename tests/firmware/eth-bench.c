@@ -1,0 +1,123 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * TT-link benchmark between two chips (bench/eth-bench.py), the image of
+ * -M blackhole,erisc-firmware= on both: on channel 0, the chip at asic
+ * location 0 measures, the one at location 1 answers.
+ *
+ * Ping-pong: PINGS round trips of a 16-byte L1 write each way.
+ * Throughput: for each size, 16 MiB in L1 writes of that size from one
+ * 256 KiB buffer (a 1 MiB transfer is four), then a flag the receiver
+ * acknowledges, so the time covers the data's arrival.
+ * Times are wall-clock cycles (AICLK 1.35 GHz of QEMU's virtual clock,
+ * host time when not under icount), at RESULTS: the ping-pong total, then
+ * one per size.
+ */
+#include "tt.h"
+#include "../../include/hw/tenstorrent/ttlink.h"
+
+#define PINGS       1000
+#define TOTAL       (16u << 20)
+#define BUF         0x38000u    /* 256 KiB, below the base-firmware area */
+#define BUF_SIZE    0x40000u
+#define OUT         0x34000u
+#define PING_IN     0x34100u
+#define PONG_IN     0x34200u
+#define FLAG_IN     0x34300u
+#define ACK_IN      0x34400u
+#define RESULTS     0x30100u
+#define DONE        0x30010u
+
+#define TXQ0(off)   (TT_ETH_TXRX_BASE + TT_ETH_TXQ(0) + (off))
+/* a byte of chip_info_t, which the model writes into L1: volatile */
+#define INFO(off)   (*(volatile uint8_t *)(uintptr_t)(TT_ETH_LOCAL_INFO + \
+                                                      (off)))
+
+static const uint32_t sizes[] = { 1024, 16384, 262144, 1048576 };
+
+static uint64_t now(void)
+{
+    uint32_t lo = REG32(WALL_CLOCK_L);
+
+    return (uint64_t)REG32(WALL_CLOCK_H) << 32 | lo;
+}
+
+static void send(uint32_t src, uint32_t dst, uint32_t size)
+{
+    do {
+        (void)REG32(TXQ0(TT_ETH_TXQ_CMD));  /* BH-55: CMD before STATUS */
+    } while (REG32(TXQ0(TT_ETH_TXQ_STATUS)) & TT_ETH_TXQ_STATUS_CMD_ONGOING);
+    REG32(TXQ0(TT_ETH_TXQ_TRANSFER_START_ADDR)) = src;
+    REG32(TXQ0(TT_ETH_TXQ_DEST_ADDR)) = dst;
+    REG32(TXQ0(TT_ETH_TXQ_TRANSFER_SIZE_BYTES)) = size;
+    REG32(TXQ0(TT_ETH_TXQ_CMD)) = TT_ETH_TXQ_CMD_L1_WRITE;
+}
+
+/* 16 bytes of @v from OUT to the peer's @dst */
+static void post(uint32_t dst, uint32_t v)
+{
+    do {
+        (void)REG32(TXQ0(TT_ETH_TXQ_CMD));
+    } while (REG32(TXQ0(TT_ETH_TXQ_STATUS)) & TT_ETH_TXQ_STATUS_CMD_ONGOING);
+    REG32(OUT) = v;
+    send(OUT, dst, 16);
+}
+
+static void wait_for(uint32_t addr, uint32_t v)
+{
+    while (REG32(addr) != v) {
+        __asm__ volatile("fence");
+    }
+}
+
+static void measure(void)
+{
+    uint64_t t0 = now();
+
+    for (uint32_t i = 1; i <= PINGS; i++) {
+        post(PING_IN, i);
+        wait_for(PONG_IN, i);
+    }
+    REG32(RESULTS) = now() - t0;
+    for (uint32_t s = 0; s < 4; s++) {
+        uint32_t chunk = sizes[s] < BUF_SIZE ? sizes[s] : BUF_SIZE;
+
+        t0 = now();
+        for (uint32_t done = 0; done < TOTAL; done += chunk) {
+            send(BUF, BUF, chunk);
+        }
+        post(FLAG_IN, s + 1);
+        wait_for(ACK_IN, s + 1);
+        REG32(RESULTS + 4 + 4 * s) = now() - t0;
+    }
+}
+
+static void answer(void)
+{
+    for (uint32_t i = 1; i <= PINGS; i++) {
+        wait_for(PING_IN, i);
+        post(PONG_IN, i);
+    }
+    for (uint32_t s = 1; s <= 4; s++) {
+        wait_for(FLAG_IN, s);
+        post(ACK_IN, s);
+    }
+}
+
+void eth_main(void)
+{
+    if (INFO(2) == 0) {                 /* channel 0 only */
+        while (REG32(TT_ETH_PORT_STATUS) != TT_ETH_PORT_UP) {
+            __asm__ volatile("fence");
+        }
+        if (INFO(1) == 0) {
+            measure();
+        } else {
+            answer();
+        }
+        REG32(DONE) = 0x600d0001;
+    }
+    for (;;) {
+        __asm__ volatile("wfi");
+    }
+}

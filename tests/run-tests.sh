@@ -262,9 +262,10 @@ dispatch() {
 }
 suite host dispatch dispatch
 
-# Clusters through tools/tt-cluster: P300, QuietBox 2 (also over TCP) and
-# a 32-chip Galaxy of one-column chips, every link pinging both ways
-# from ERISC firmware; a chip killed under its peer; bad topologies
+# Clusters through tools/tt-cluster: P300, QuietBox 2 (also over TCP), a
+# P300 across two network namespaces and a 32-chip Galaxy of one-column
+# chips, every link pinging both ways from ERISC firmware; a chip killed
+# under its peer; bad topologies
 cluster() {
     timeout 1200 python3 "$src/tests/cluster/cluster-test.py" "$B" \
         > "$log/cluster.log" 2>&1

@@ -10,8 +10,9 @@ must come up and carry a stamp both ways that names the peer its
 base-firmware results name; unlinked channels report themselves unused.
 Also: the QuietBox 2 over TCP, a chip killed under a running P300 (its
 peer's links go down, the peer keeps running), a tt-umd cluster
-descriptor as the topology, bad topologies, and stop leaving nothing
-behind.  TAP output.
+descriptor as the topology, a P300 split over two network namespaces
+linked by TCP (as root with iproute2; skipped otherwise), bad
+topologies, and stop leaving nothing behind.  TAP output.
 """
 import importlib.machinery
 import importlib.util
@@ -205,6 +206,74 @@ def test_bad(build):
     shutil.rmtree(d, ignore_errors=True)
 
 
+def sh(*cmd):
+    return subprocess.run(cmd, capture_output=True, text=True).returncode == 0
+
+
+def test_netns(build):
+    """A P300's two chips in two network namespaces joined by a veth
+    pair, linked by TCP across them (tt-cluster print --tcp --host)"""
+    if os.getuid() != 0 or not shutil.which("ip"):
+        print("# netns skipped: needs root and iproute2")
+        return
+    tag = "%d" % (os.getpid() % 100000)
+    ns = ["tt-eth-a" + tag, "tt-eth-b" + tag]
+    veth = ["tta" + tag, "ttb" + tag]
+    addr = ["10.231.7.1", "10.231.7.2"]
+    if not sh("ip", "netns", "add", ns[0]):
+        print("# netns skipped: cannot create a network namespace")
+        return
+    d = tempfile.mkdtemp(prefix="tt-cluster-test-")
+    procs = []
+    try:
+        ok(sh("ip", "netns", "add", ns[1]) and
+           sh("ip", "link", "add", veth[0], "type", "veth", "peer", "name",
+              veth[1]) and
+           all(sh("ip", "link", "set", veth[i], "netns", ns[i]) and
+               sh("ip", "-n", ns[i], "addr", "add", addr[i] + "/24", "dev",
+                  veth[i]) and
+               sh("ip", "-n", ns[i], "link", "set", veth[i], "up") and
+               sh("ip", "-n", ns[i], "link", "set", "lo", "up")
+               for i in range(2)),
+           "netns: two namespaces joined by a veth pair")
+        out = tool(build, d, "print", "p300", "--tcp", "--port-base",
+                   str(random.randrange(20000, 60000, 100)), "--host",
+                   "0=" + addr[0], qemu_args=machine(build)).stdout
+        cmds = [l.split() for l in out.splitlines() if not l.startswith("#")]
+        ok(len(cmds) == 2 and "addr.host=%s" % addr[0] in out,
+           "netns: chip 1 connects to chip 0's address")
+        for i, cmd in enumerate(cmds):
+            log = open(os.path.join(d, "chip%d.log" % i), "w")
+            procs.append(subprocess.Popen(["ip", "netns", "exec", ns[i]] +
+                                          cmd, stdout=log,
+                                          stderr=subprocess.STDOUT,
+                                          stdin=subprocess.DEVNULL))
+        links = [(0, 2, 1, 9), (0, 3, 1, 8)]
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                ttc.hmp(d, 0, "info status", timeout=2)
+                ttc.hmp(d, 1, "info status", timeout=2)
+                break
+            except (OSError, ttc.ClusterError):
+                time.sleep(0.1)
+        ok(wait_results(d, 2, links), "netns: both links pinged both ways "
+           "over TCP between the namespaces")
+    finally:
+        for i, p in enumerate(procs):
+            try:
+                ttc.hmp(d, i, "quit", timeout=2)
+            except (OSError, ttc.ClusterError):
+                pass
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        for n in ns:
+            sh("ip", "netns", "del", n)
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def mem_available_gib():
     for line in open("/proc/meminfo"):
         if line.startswith("MemAvailable:"):
@@ -226,6 +295,7 @@ def main():
         stop(build, *c)
     test_p300_peer_killed(build)
     test_descriptor(build)
+    test_netns(build)
     if mem_available_gib() < 6:
         print("# galaxy skipped: under 6 GiB of memory available")
     else:

@@ -15,7 +15,8 @@ Starts qemu-system-riscv32 -M blackhole (one Tensix column unless --full)
 held with -S, then runs gdb-multiarch -batch -nx with this same file as a
 gdb Python script (-x gdb-test.py: inside gdb, "import gdb" works and the
 session half below runs).  The session attaches the five core-role
-inferiors with scripts/tenstorrent/blackhole-attach.gdb and does what the
+inferiors (and the two ERISC ones: one thread per Ethernet channel) with
+scripts/tenstorrent/blackhole-attach.gdb and does what the
 issue asks: break in the firmware on a chosen tile and core, compare
 registers and LDM between cores, step, continue, switch to another tile,
 and watch an L1 word that another core (BRISC) writes.  Results come back
@@ -53,6 +54,7 @@ import sys
 import time
 
 ROLES = ["brisc", "ncrisc", "trisc0", "trisc1", "trisc2"]
+ERISCS = ["erisc0", "erisc1"]
 LDM_TAG = 0xFFB00100                # gdb-test.c: LDM_BASE + 0x100
 NOC_ID_LOGICAL = 0xFFB20148         # tt.h: NOC_ID_LOGICAL(0)
 ONE_COLUMN = "2:3:4:5:6:7:10:11:12:13:14:15:16"
@@ -60,7 +62,8 @@ MARK = "@@GDBTEST "
 
 # Test plan (the driver prints "not ok" for any that did not report).
 PLAN = [
-    "attach: 5 inferiors, one thread per tile in each",
+    "attach: 5 inferiors, one thread per tile in each; 2 ERISC inferiors,"
+    " one thread per Ethernet channel in each",
     "thread names xXyY-role match each inferior's core role",
     "symbols loaded in every inferior; firmware calls checkpoint()",
     "break on checkpoint in tile A BRISC stops there",
@@ -168,6 +171,7 @@ def gdb_session():
         return gdb.selected_thread()
 
     threads = {}        # "x1y3-brisc" -> "1.2"
+    erisc = set()       # "x1y1-erisc0"
 
     def select(name):
         quiet("thread " + threads[name])
@@ -229,7 +233,9 @@ def gdb_session():
     def _():
         infs = gdb.inferiors()
         counts = [len(i.threads()) for i in infs]
-        ok = len(infs) == 5 and len(set(counts)) == 1 and counts[0] > 0
+        # a P150: 12 Ethernet channels, E0 and E1 each
+        ok = len(infs) == 7 and len(set(counts[:5])) == 1 and \
+            counts[0] > 0 and counts[5:] == [12, 12]
         return ok, "threads per inferior: %s" % counts
 
     @test(1, needs=[0])
@@ -245,15 +251,19 @@ def gdb_session():
             if not m:
                 continue
             inf, num, tile, role = m.groups()
-            threads["%s-%s" % (tile, role)] = "%s.%s" % (inf, num)
-            if ROLES[int(inf) - 1] != role:
+            if (ROLES + ERISCS)[int(inf) - 1] != role:
                 bad.append(line.strip())
+            if role in ERISCS:
+                erisc.add("%s-%s" % (tile, role))
+                continue
+            threads["%s-%s" % (tile, role)] = "%s.%s" % (inf, num)
         total = sum(len(i.threads()) for i in gdb.inferiors())
         tiles = {k.split("-")[0] for k in threads}
         full = all("%s-%s" % (t, r) in threads for t in tiles for r in ROLES)
-        ok = not bad and len(threads) == total and full
-        return ok, "%d named threads of %d, %d tiles, bad: %s" % (
-            len(threads), total, len(tiles), bad[:3])
+        ok = not bad and len(threads) + len(erisc) == total and full and \
+            "x1y1-erisc0" in erisc and "x10y1-erisc1" in erisc
+        return ok, "%d named threads of %d, %d tiles, %d ERISC, bad: %s" % (
+            len(threads), total, len(tiles), len(erisc), bad[:3])
 
     tiles = sorted({k.split("-")[0] for k in threads},
                    key=lambda t: [int(x) for x in re.findall(r"\d+", t)])

@@ -7,8 +7,9 @@ of a running workload while gdb is attached but idle.
 One QEMU per measurement pair, driven through qtest like bench/ttbench.py:
 bench/fw's W1 integer loop is loaded into every BRISC, then gdb-multiarch
 connects (through a listening socket this driver opens and hands to QEMU,
-nodelay=on), attaches the five core-role inferiors with
-scripts/tenstorrent/blackhole-attach.gdb, lists the 700 threads twice and
+nodelay=on), attaches the seven core-role inferiors (five Tensix, two
+ERISC) with scripts/tenstorrent/blackhole-attach.gdb, lists the 724
+threads twice and
 continues every inferior (schedule-multiple on, no breakpoints).  The
 BRISCs are then released and the workload's MIPS (from the cores' own
 WALL_CLOCK readings) is compared with the same workload in a QEMU without
@@ -151,10 +152,11 @@ def main():
             times.append(t)
         rows.append((name, max(plain), max(attached)))
 
-    print("\ngdb-multiarch on a full P150 (140 tiles, 700 threads; best and "
+    print("\ngdb-multiarch on a full P150 (140 tiles and 12 Ethernet "
+          "channels, 724 threads; best and "
           "worst of %d)" % len(times))
     for i, what in enumerate(["connect (target extended-remote)",
-                              "attach five inferiors",
+                              "attach seven inferiors",
                               "first info threads", "second info threads"]):
         v = [t[i] for t in times]
         print("  %-36s %8.3f s %8.3f s" % (what, min(v), max(v)))

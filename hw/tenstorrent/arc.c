@@ -22,6 +22,7 @@
 #include "hw/resettable.h"
 #include "migration/vmstate.h"
 #include "hw/tenstorrent/arc.h"
+#include "hw/tenstorrent/ttlink.h"
 #include "trace.h"
 
 /* CSM layout (offsets from TT_ARC_CSM_BASE) */
@@ -45,7 +46,8 @@ enum {
     TAG_HARVESTING_STATE = 4, TAG_VCORE = 6, TAG_TDP = 7, TAG_TDC = 8,
     TAG_ASIC_TEMPERATURE = 11, TAG_BOARD_TEMPERATURE = 13, TAG_AICLK = 14,
     TAG_AXICLK = 15, TAG_ARCCLK = 16, TAG_ETH_LIVE_STATUS = 21,
-    TAG_GDDR_STATUS = 22, TAG_FLASH_BUNDLE_VERSION = 28,
+    TAG_GDDR_STATUS = 22, TAG_ETH_FW_VERSION = 24,
+    TAG_FLASH_BUNDLE_VERSION = 28,
     TAG_TIMER_HEARTBEAT = 32, TAG_ENABLED_TENSIX_COL = 34,
     TAG_ENABLED_ETH = 35, TAG_ENABLED_GDDR = 36, TAG_ENABLED_L2CPU = 37,
     TAG_PCIE_USAGE = 38, TAG_NOC_TRANSLATION = 40, TAG_ASIC_LOCATION = 52,
@@ -70,8 +72,8 @@ static const uint8_t tt_arc_tags[] = {
     TAG_BOARD_ID_HIGH, TAG_BOARD_ID_LOW, TAG_ASIC_ID, TAG_HARVESTING_STATE,
     TAG_VCORE, TAG_TDP, TAG_TDC, TAG_ASIC_TEMPERATURE, TAG_BOARD_TEMPERATURE,
     TAG_AICLK, TAG_AXICLK, TAG_ARCCLK, TAG_ETH_LIVE_STATUS, TAG_GDDR_STATUS,
-    TAG_FLASH_BUNDLE_VERSION, TAG_TIMER_HEARTBEAT, TAG_ENABLED_TENSIX_COL,
-    TAG_ENABLED_ETH, TAG_ENABLED_GDDR, TAG_ENABLED_L2CPU, TAG_PCIE_USAGE,
+    TAG_ETH_FW_VERSION, TAG_FLASH_BUNDLE_VERSION, TAG_TIMER_HEARTBEAT,
+    TAG_ENABLED_TENSIX_COL, TAG_ENABLED_ETH, TAG_ENABLED_GDDR, TAG_ENABLED_L2CPU, TAG_PCIE_USAGE,
     TAG_NOC_TRANSLATION, TAG_ASIC_LOCATION,
 };
 
@@ -118,6 +120,9 @@ static uint32_t tt_arc_tag_value(TTArc *s, int tag)
         return 800;
     case TAG_GDDR_STATUS:
         return tt_arc_gddr_status(s->enabled_gddr);
+    case TAG_ETH_FW_VERSION:    /* what the Ethernet tiles' results say */
+        return s->enabled_eth ? TT_ETH_FW_MAJOR << 16 |
+                                TT_ETH_FW_MINOR << 8 | TT_ETH_FW_PATCH : 0;
     case TAG_FLASH_BUNDLE_VERSION:
         return 0x12050000;      /* 18.5.0, as ttsim's model reports */
     case TAG_ENABLED_TENSIX_COL:
@@ -126,8 +131,8 @@ static uint32_t tt_arc_tag_value(TTArc *s, int tag)
         return s->enabled_eth;
     case TAG_ENABLED_GDDR:
         return s->enabled_gddr;
-    case TAG_PCIE_USAGE:
-        return 1;               /* PCIe endpoint 0 in use */
+    case TAG_PCIE_USAGE:        /* pcie0 [1:0], pcie1 [3:2]; 1: endpoint */
+        return 1 << (2 * s->pcie);
     case TAG_NOC_TRANSLATION:
         return 1;
     default:
@@ -342,6 +347,7 @@ static const Property tt_arc_props[] = {
     DEFINE_PROP_UINT64("board-id", TTArc, board_id, 0x40ull << 36 | 1),
     DEFINE_PROP_UINT64("asic-id", TTArc, asic_id, 1),
     DEFINE_PROP_UINT8("asic-location", TTArc, asic_location, 0),
+    DEFINE_PROP_UINT8("pcie", TTArc, pcie, 0),
     DEFINE_PROP_UINT32("enabled-tensix-cols", TTArc, enabled_tensix_cols,
                        0x3fff),
     DEFINE_PROP_UINT32("enabled-gddr", TTArc, enabled_gddr, 0xff),

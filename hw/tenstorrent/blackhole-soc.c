@@ -270,6 +270,8 @@ static bool blackhole_soc_create_arc(TTBlackholeSoC *s, Error **errp)
     qdev_prop_set_uint64(d, "board-id", tt_soc_board_id(s));
     qdev_prop_set_uint64(d, "asic-id", tt_soc_asic_id(s));
     qdev_prop_set_uint8(d, "asic-location", s->asic_location);
+    qdev_prop_set_uint8(d, "pcie", s->pcie_endpoint >= 0 ? s->pcie_endpoint
+                                   : tt_grid_boards[s->board].pcie);
     qdev_prop_set_uint32(d, "enabled-tensix-cols", cols);
     qdev_prop_set_uint32(d, "enabled-gddr",
                          0xff & ~(s->grid.harvested_dram_bank < 0 ? 0 :
@@ -461,6 +463,10 @@ static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
         error_setg(errp, "%s", err);
         return;
     }
+    if (s->pcie_endpoint >= 0) {
+        tt_grid_set_pcie(&s->grid, s->pcie_endpoint);
+    }
+    qdev_prop_set_int32(DEVICE(&s->noc), "pcie", s->pcie_endpoint);
     qdev_prop_set_uint32(DEVICE(&s->noc), "board", s->board);
     qdev_prop_set_uint32(DEVICE(&s->noc), "harvested-cols", s->harvested_cols);
     qdev_prop_set_int32(DEVICE(&s->noc), "harvested-dram-bank",
@@ -529,6 +535,7 @@ static const Property blackhole_soc_props[] = {
     DEFINE_PROP_UINT8("asic-location", TTBlackholeSoC, asic_location, 0),
     DEFINE_PROP_UINT64("board-id", TTBlackholeSoC, board_id, 0),
     DEFINE_PROP_UINT64("asic-id", TTBlackholeSoC, asic_id, 0),
+    DEFINE_PROP_INT32("pcie-endpoint", TTBlackholeSoC, pcie_endpoint, -1),
 };
 
 void tt_eth_netdev_visit(char **slot, Visitor *v, const char *name,

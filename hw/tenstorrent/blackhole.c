@@ -172,6 +172,15 @@ static void blackhole_machine_init(MachineState *ms)
     qdev_prop_set_uint8(DEVICE(s), "asic-location", m->asic_location);
     qdev_prop_set_uint64(DEVICE(s), "board-id", m->board_id);
     qdev_prop_set_uint64(DEVICE(s), "asic-id", m->asic_id);
+    if (m->pcie_endpoint) {
+        if (strcmp(m->pcie_endpoint, "0") && strcmp(m->pcie_endpoint, "1")) {
+            error_report("pcie-endpoint: '%s' is not 0 (PCIe0 at (2, 0)) or "
+                         "1 (PCIe1 at (11, 0))", m->pcie_endpoint);
+            exit(1);
+        }
+        qdev_prop_set_int32(DEVICE(s), "pcie-endpoint",
+                            atoi(m->pcie_endpoint));
+    }
     for (int c = 0; c < TT_ETH_CHANNELS; c++) {
         g_autofree char *name = g_strdup_printf("eth%d", c);
 
@@ -226,6 +235,7 @@ TT_STR_PROP(harvested_dram_bank, harvested_dram_bank)
 TT_STR_PROP(fw_layout, boot.layout)
 TT_STR_PROP(fw_ldm_images, boot.ldm_images)
 TT_STR_PROP(erisc_firmware, boot.erisc_firmware)
+TT_STR_PROP(pcie_endpoint, pcie_endpoint)
 
 static void tt_get_i64(Object *obj, Visitor *v, const char *name,
                        void *opaque, Error **errp)
@@ -388,6 +398,12 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
 
     object_class_property_add_str(oc, "board", tt_get_board, tt_set_board);
     tt_add_eth_netdev_props(oc, tt_get_eth, tt_set_eth);
+    object_class_property_add_str(oc, "pcie-endpoint", tt_get_pcie_endpoint,
+                                  tt_set_pcie_endpoint);
+    object_class_property_set_description(oc, "pcie-endpoint",
+        "The PCIe endpoint the host reaches the chip through: 0 (PCIe0 at "
+        "(2, 0)) or 1 (PCIe1 at (11, 0)); default: the board's (a P300's "
+        "second chip uses 1)");
     object_class_property_add_str(oc, "erisc-firmware", tt_get_erisc_firmware,
                                   tt_set_erisc_firmware);
     object_class_property_set_description(oc, "erisc-firmware",

@@ -97,6 +97,15 @@ static void place_others(TTGrid *g)
     set_node(g, pcie[pe].x, pcie[pe].y, TT_NODE_PCIE, pe, 0);
 }
 
+void tt_grid_set_pcie(TTGrid *g, int pe)
+{
+    int old = tt_grid_boards[g->board].pcie;
+
+    set_node(g, pcie[old].x, pcie[old].y, TT_NODE_NONE, 0, 0);
+    g->pcie_x = pcie[pe].x;
+    set_node(g, pcie[pe].x, pcie[pe].y, TT_NODE_PCIE, pe, 0);
+}
+
 bool tt_grid_init(TTGrid *g, TTBoard board, uint32_t harvested_cols,
                   int harvested_dram_bank, const char **err)
 {

@@ -959,6 +959,10 @@ static void tt_noc_realize(DeviceState *dev, Error **errp)
     if (!tt_grid_init(&noc->grid, noc->board, noc->harvested_cols,
                       noc->harvested_dram_bank, &err)) {
         error_setg(errp, "tt-noc: %s", err);
+        return;
+    }
+    if (noc->pcie >= 0) {
+        tt_grid_set_pcie(&noc->grid, noc->pcie);
     }
 }
 
@@ -966,6 +970,7 @@ static const Property tt_noc_props[] = {
     DEFINE_PROP_UINT32("board", TTNoc, board, TT_BOARD_P150),
     DEFINE_PROP_UINT32("harvested-cols", TTNoc, harvested_cols, 0),
     DEFINE_PROP_INT32("harvested-dram-bank", TTNoc, harvested_dram_bank, -1),
+    DEFINE_PROP_INT32("pcie", TTNoc, pcie, -1),     /* -1: the board's */
 };
 
 static void tt_noc_class_init(ObjectClass *klass, const void *data)

@@ -11,7 +11,8 @@ base-firmware results name; unlinked channels report themselves unused.
 Also: the QuietBox 2 over TCP, a chip killed under a running P300 (its
 peer's links go down, the peer keeps running), a tt-umd cluster
 descriptor as the topology, a P300 split over two network namespaces
-linked by TCP (as root with iproute2; skipped otherwise), bad
+linked by TCP (as root with iproute2; skipped otherwise), a P300 through
+the libttsim ABI from build/libttsim/p300 (tt-umd's multichip mode), bad
 topologies, and stop leaving nothing behind.  TAP output.
 """
 import importlib.machinery
@@ -274,6 +275,23 @@ def test_netns(build):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def test_libttsim(build):
+    """build/libttsim/p300 through the libttsim ABI (libttsim-cluster.py)"""
+    env = dict(os.environ, TT_EMU_QEMU=os.path.join(
+        build, "qemu", "qemu-system-riscv32"))
+    r = subprocess.run([sys.executable, os.path.join(HERE,
+                                                     "libttsim-cluster.py"),
+                        os.path.join(build, "libttsim", "p300",
+                                     "libttsim.so")],
+                       capture_output=True, text=True, timeout=300, env=env)
+    lines = [l for l in r.stdout.splitlines() if l.startswith(("ok", "not"))]
+    for l in lines:
+        ok(l.startswith("ok"), "libttsim p300: " + l.split(" - ", 1)[-1])
+    if r.returncode or not lines:
+        print("# " + r.stderr.replace("\n", "\n# "))
+        ok(False, "libttsim p300: the host program ran to the end")
+
+
 def mem_available_gib():
     for line in open("/proc/meminfo"):
         if line.startswith("MemAvailable:"):
@@ -296,6 +314,7 @@ def main():
     test_p300_peer_killed(build)
     test_descriptor(build)
     test_netns(build)
+    test_libttsim(build)
     if mem_available_gib() < 6:
         print("# galaxy skipped: under 6 GiB of memory available")
     else:

@@ -186,11 +186,17 @@ static void test_options(void)
           "addr.type=unix,addr.path=/nonexistent/x", "fused off" },
         { "-M blackhole,asic-location=40", "not a chip position" },
         { "-M blackhole -smp 700", "(5 per Tensix tile, 2 per Ethernet" },
+        { "-M blackhole,pcie-endpoint=2", "is not 0 (PCIe0 at (2, 0)) or 1" },
     };
     QTestState *q = qtest_init("-M blackhole,board=p100a");
 
     /* a P100A has no Ethernet: nothing answers at (1, 1) */
     g_assert_true(tt_readl_fails(q, CH0_X, ETH_Y, "-", 0));
+    qtest_quit(q);
+    /* a P300's second chip: the host's endpoint is PCIe1 at (11, 0) */
+    q = qtest_init("-M blackhole,pcie-endpoint=1");
+    g_assert_true(tt_readl_fails(q, 2, 0, "-", 0));
+    g_assert_false(tt_readl_fails(q, 11, 0, "-", 0));
     qtest_quit(q);
     for (int i = 0; i < ARRAY_SIZE(bad); i++) {
         g_autofree char *err = NULL;

@@ -108,6 +108,22 @@ static void emu_free_argv_n(char **argv, size_t n)
     free(argv);
 }
 
+/* "emu-args" beside this library, or NULL */
+static FILE *emu_args_file(void)
+{
+    Dl_info info;
+    char path[PATH_MAX];
+
+    if (dladdr((void *)emu_args_file, &info) && info.dli_fname &&
+        strchr(info.dli_fname, '/') &&
+        strlen(info.dli_fname) < sizeof(path) - 16) {
+        strcpy(path, info.dli_fname);
+        strcpy(strrchr(path, '/'), "/emu-args");
+        return fopen(path, "r");
+    }
+    return NULL;
+}
+
 /*
  * Without TT_EMU_ARGS: the first line of "emu-args" beside this library
  * (the board directories the build installs, e.g. libttsim/p100a), else
@@ -115,17 +131,9 @@ static void emu_free_argv_n(char **argv, size_t n)
  */
 static char *emu_default_args(void)
 {
-    Dl_info info;
-    char path[PATH_MAX], line[512];
-    FILE *f = NULL;
+    char line[512];
+    FILE *f = emu_args_file();
 
-    if (dladdr((void *)emu_default_args, &info) && info.dli_fname &&
-        strchr(info.dli_fname, '/') &&
-        strlen(info.dli_fname) < sizeof(path) - 16) {
-        strcpy(path, info.dli_fname);
-        strcpy(strrchr(path, '/'), "/emu-args");
-        f = fopen(path, "r");
-    }
     if (f && fgets(line, sizeof(line), f)) {
         fclose(f);
         line[strcspn(line, "\n")] = 0;
@@ -137,16 +145,106 @@ static char *emu_default_args(void)
     return strdup(EMU_DEFAULT_ARGS);
 }
 
-/* <qemu> <TT_EMU_ARGS split on blanks> <fixed options> <object> */
-static char **emu_build_argv(const char *qemu, const char *sock)
+/* Where the chips of this process put their link sockets (@LINKS@) */
+static char emu_links_dir[PATH_MAX];
+static pid_t emu_links_owner;
+
+static const char *emu_links(void)
+{
+    const char *tmp = getenv("TMPDIR");
+
+    if (emu_links_owner != getpid()) {
+        snprintf(emu_links_dir, sizeof(emu_links_dir), "%s/libttsim-links."
+                 "XXXXXX", tmp && *tmp && strlen(tmp) < 60 ? tmp : P_tmpdir);
+        if (!mkdtemp(emu_links_dir)) {
+            return NULL;
+        }
+        emu_links_owner = getpid();
+    }
+    return emu_links_dir;
+}
+
+void emu_links_cleanup(void)
+{
+    char path[PATH_MAX + 32];
+
+    if (emu_links_owner != getpid()) {
+        return;
+    }
+    for (int k = 0; k < 1024; k++) {
+        snprintf(path, sizeof(path), "%s/link%d.sock", emu_links_dir, k);
+        unlink(path);
+    }
+    rmdir(emu_links_dir);
+    emu_links_owner = 0;
+}
+
+/*
+ * Chip @chip's line of a cluster's "emu-args" ("chip N OPTIONS": its
+ * identity and Ethernet links, gen-cluster-files.py) with @LINKS@ made
+ * this process's link directory; NULL if there is none.  To free.
+ */
+static char *emu_chip_args(uint32_t chip)
+{
+    char line[4096], tag[32];
+    FILE *f = emu_args_file();
+    char *out = NULL;
+
+    snprintf(tag, sizeof(tag), "chip %u ", chip);
+    while (f && !out && fgets(line, sizeof(line), f)) {
+        const char *links, *p;
+
+        if (strncmp(line, tag, strlen(tag))) {
+            continue;
+        }
+        line[strcspn(line, "\n")] = 0;
+        links = emu_links();
+        if (!links) {
+            break;
+        }
+        /* every @LINKS@ becomes the directory: at most 2 KiB more */
+        out = calloc(1, strlen(line) + 2048 + 1);
+        for (p = line + strlen(tag); out && *p;) {
+            if (!strncmp(p, "@LINKS@", 7) &&
+                strlen(out) + strlen(links) < strlen(line) + 2048) {
+                strcat(out, links);
+                p += 7;
+            } else {
+                strncat(out, p++, 1);
+            }
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    return out;
+}
+
+/*
+ * <qemu> <TT_EMU_ARGS split on blanks> <the chip's cluster options>
+ * <fixed options> <object>
+ */
+static char **emu_build_argv(const char *qemu, const char *sock,
+                             uint32_t chip)
 {
     const char *args = getenv("TT_EMU_ARGS");
     size_t nfixed = sizeof(emu_fixed_args) / sizeof(emu_fixed_args[0]);
-    char *copy, *tok, *save = NULL;
+    char *copy, *tok, *save = NULL, *chip_args = emu_chip_args(chip);
     char **argv;
     size_t n = 0;
 
-    copy = args ? strdup(args) : emu_default_args();
+    if (chip_args) {
+        char *both = NULL;
+
+        if (asprintf(&both, "%s %s", args ? args : "-M blackhole",
+                     chip_args) < 0) {
+            both = NULL;
+        }
+        free(chip_args);
+        copy = both;
+    } else {
+        copy = args ? strdup(args) : emu_default_args();
+    }
     /* At most one word per two characters, plus the rest */
     argv = calloc(strlen(copy) / 2 + nfixed + 4, sizeof(*argv));
     if (!copy || !argv) {
@@ -294,7 +392,7 @@ static void *emu_launcher(void *opaque)
 
 /* -------------------------------------------------------------- API -- */
 
-int emu_start(EmuChild *e)
+int emu_start(EmuChild *e, uint32_t chip)
 {
     const char *name = getenv("TT_EMU_QEMU");
     char *qemu;
@@ -320,7 +418,7 @@ int emu_start(EmuChild *e)
         free(qemu);
         return -1;
     }
-    e->argv = emu_build_argv(qemu, e->sock);
+    e->argv = emu_build_argv(qemu, e->sock, chip);
     free(qemu);
     if (!e->argv) {
         fprintf(stderr, "libttsim: out of memory\n");

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 typedef struct EmuChild {
@@ -35,11 +36,15 @@ typedef struct EmuChild {
 
 /*
  * Create the temporary directory, resolve the QEMU binary (TT_EMU_QEMU or
- * qemu-system-riscv32 on PATH), build its command line (TT_EMU_ARGS, then
- * the fixed options and the tt-vfio-user object) and start it.
- * Returns 0, or -1 after printing why.
+ * qemu-system-riscv32 on PATH), build its command line (TT_EMU_ARGS, chip
+ * @chip's options when an "emu-args" beside the library describes a
+ * cluster, then the fixed options and the tt-vfio-user object) and start
+ * it.  Returns 0, or -1 after printing why.
  */
-int emu_start(EmuChild *e);
+int emu_start(EmuChild *e, uint32_t chip);
+
+/* Remove the cluster's link-socket directory if this process made it */
+void emu_links_cleanup(void);
 
 /*
  * Remove the socket and its directory once connected: the connection

@@ -135,7 +135,7 @@ typedef struct TTSimDev {
  * each a QEMU of its own; calls go to the one selected last.  Slots keep
  * their kept QEMU (TT_EMU_WARM) from one session to the next.
  */
-#define TTS_MAX_DEVICES         8
+#define TTS_MAX_DEVICES         32      /* a Galaxy */
 
 typedef struct TTSim {
     pthread_mutex_t lock;
@@ -835,7 +835,7 @@ static void tts_attach(void)
     if (!sock || !*sock) {
         tts.cur->spawned = true;
         tts.cur->owner = getpid();
-        if (emu_start(&tts.cur->emu) < 0) {
+        if (emu_start(&tts.cur->emu, tts.cur->chip_id) < 0) {
             emu_stop(&tts.cur->emu);
             tts.cur->spawned = false;
             tts_fatal();
@@ -1018,6 +1018,7 @@ static void __attribute__((destructor)) tts_unload(void)
             }
         }
     }
+    emu_links_cleanup();
 }
 
 static TTSimDev *tts_find(uint32_t chip_id)

@@ -52,6 +52,7 @@ struct TTArc {
     uint64_t board_id;          /* bits 55:36: UPI, tt-umd's board type */
     uint64_t asic_id;
     uint8_t asic_location;      /* place on the board or in the cluster */
+    uint8_t pcie;               /* the PCIe endpoint in use, 0 or 1 */
     uint32_t enabled_tensix_cols;   /* firmware column order */
     uint32_t enabled_gddr;
     uint32_t enabled_eth;

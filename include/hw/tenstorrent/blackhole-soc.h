@@ -52,6 +52,7 @@ struct TTBlackholeSoC {
     uint8_t asic_location;
     uint64_t board_id;          /* 0: the board's UPI, serial 1 */
     uint64_t asic_id;           /* 0: 1 + asic_location */
+    int32_t pcie_endpoint;      /* PCIe endpoint, -1: the board's */
     uint32_t board;
     uint32_t harvested_cols;
     int32_t harvested_dram_bank;

@@ -36,6 +36,7 @@ struct TTBlackholeMachine {
     uint8_t asic_location;
     uint64_t board_id;
     uint64_t asic_id;
+    char *pcie_endpoint;        /* "0", "1" or NULL: the board's */
 
     /* hang report (blackhole-monitor.c) */
     struct QEMUTimer *hang_timer;

@@ -112,6 +112,12 @@ extern const TTGridBoard tt_grid_boards[TT_GRID_BOARDS];
 bool tt_grid_init(TTGrid *g, TTBoard board, uint32_t harvested_cols,
                   int harvested_dram_bank, const char **err);
 
+/*
+ * Use PCIe endpoint @pe (0: (2, 0), 1: (11, 0)) instead of the board's:
+ * a P300's second chip serves the host from PCIe1
+ */
+void tt_grid_set_pcie(TTGrid *g, int pe);
+
 /* Number of Tensix tiles left by a harvested-column mask */
 int tt_grid_count_tiles(uint32_t harvested_cols);
 

@@ -72,6 +72,7 @@ struct TTNoc {
     uint32_t board;
     uint32_t harvested_cols;
     int32_t harvested_dram_bank;
+    int32_t pcie;               /* PCIe endpoint in use, -1: the board's */
 };
 
 /*

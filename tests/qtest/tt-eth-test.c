@@ -352,6 +352,33 @@ static void test_two_chips(void)
     g_assert_true(wait_for(p.b, CH3_X, RXQ(0, TT_ETH_RXQ_PACKET_DROP_CNT),
                            1));
 
+    /*
+     * Raw frames: TXQ 2 with header entry 2 (DA 02:00:00:00:00:02,
+     * unicast, so B's RXQ 2; ethertype 0x0800) into B's RXQ 2 in raw
+     * mode, a 128-byte ring that wraps: the second frame's tail lands at
+     * the ring's start
+     */
+    wr(p.a, CH2_X, HDR(2, TT_ETH_HDR_MAC_DA), 0x00000002);
+    wr(p.a, CH2_X, HDR(2, TT_ETH_HDR_MAC_DA + 4), 0x0200);
+    wr(p.a, CH2_X, HDR(2, TT_ETH_HDR_ETHERTYPE), 0x08000001);
+    wr(p.a, CH2_X, TXQ(2, TT_ETH_TXQ_TXPKT_CFG_SEL_SW), 2);
+    wr(p.b, CH3_X, RXQ(2, TT_ETH_RXQ_BUF_START_WORD_ADDR), 0x50000 >> 4);
+    wr(p.b, CH3_X, RXQ(2, TT_ETH_RXQ_BUF_SIZE_WORDS), 128 >> 4);
+    wr(p.b, CH3_X, RXQ(2, TT_ETH_RXQ_CTRL), TT_ETH_RXQ_CTRL_BUF_WRAP);
+    for (int i = 0; i < 2; i++) {
+        fill(buf + 96 * i, 96, 20 + i);
+        tt_write(p.a, CH2_X, ETH_Y, "-", 0x21000, buf + 96 * i, 96);
+        wr(p.a, CH2_X, TXQ(2, TT_ETH_TXQ_TRANSFER_START_ADDR), 0x21000);
+        wr(p.a, CH2_X, TXQ(2, TT_ETH_TXQ_TRANSFER_SIZE_BYTES), 96);
+        wr(p.a, CH2_X, TXQ(2, TT_ETH_TXQ_CMD), TT_ETH_TXQ_CMD_RAW);
+        g_assert_true(wait_for(p.b, CH3_X, RXQ(2, TT_ETH_RXQ_PKT_END_CNT),
+                               i + 1));
+    }
+    g_assert_cmpuint(rd(p.b, CH3_X, RXQ(2, TT_ETH_RXQ_BUF_PTR)), ==, 64);
+    tt_read(p.b, CH3_X, ETH_Y, "-", 0x50000, back, 128);
+    g_assert_cmpmem(buf + 128, 64, back, 64);           /* wrapped tail */
+    g_assert_cmpmem(buf + 64, 64, back + 64, 64);       /* frame 1, frame 2 */
+
     info = qtest_hmp(p.a, "info tt");
     g_assert_nonnull(strstr(info, "channel 2 (logical 2): up, peer board "
                             "0x0000040000000001 asic location 1 channel 3"));

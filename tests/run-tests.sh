@@ -264,8 +264,9 @@ suite host dispatch dispatch
 
 # Clusters through tools/tt-cluster: P300, QuietBox 2 (also over TCP), a
 # P300 across two network namespaces and a 32-chip Galaxy of one-column
-# chips, every link pinging both ways from ERISC firmware; a chip killed
-# under its peer; bad topologies
+# chips, every link pinging both ways from ERISC firmware; a token around
+# the QuietBox 2 ring; a chip killed under its peer; a P300 through
+# libttsim; bad topologies
 cluster() {
     timeout 1200 python3 "$src/tests/cluster/cluster-test.py" "$B" \
         > "$log/cluster.log" 2>&1

@@ -10,8 +10,10 @@ must come up and carry a stamp both ways that names the peer its
 base-firmware results name; unlinked channels report themselves unused.
 Also: the QuietBox 2 over TCP, a chip killed under a running P300 (its
 peer's links go down, the peer keeps running), a tt-umd cluster
-descriptor as the topology, a P300 split over two network namespaces
-linked by TCP (as root with iproute2; skipped otherwise), a P300 through
+descriptor as the topology, a token three times around the QuietBox 2
+ring (ERISC firmware forwarding over TT-link and the NOC), a P300 split
+over two network namespaces linked by TCP (as root with iproute2;
+skipped otherwise), a P300 through
 the libttsim ABI from build/libttsim/p300 (tt-umd's multichip mode), bad
 topologies, and stop leaving nothing behind.  TAP output.
 """
@@ -275,6 +277,37 @@ def test_netns(build):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def test_ring(build):
+    """QuietBox 2: a token three times around the ring (eth-ring.c): over
+    TT-link between chips, by a NOC write between a chip's two ring
+    channels, one added per chip"""
+    d = tempfile.mkdtemp(prefix="tt-cluster-test-")
+    fw = os.path.join(build, "firmware", "eth-ring.elf")
+    r = tool(build, d, "start", "qb2", qemu_args=[
+        "-M", "blackhole,%s,erisc-firmware=%s" % (ONE_COL, fw)])
+    if not ok(r.returncode == 0, "ring: start"):
+        return
+    st = ttc.load_state(d)
+    # chip -> (ring-in, ring-out) logical channels, their last tokens
+    want = {0: ((2, 13), (8, 9)), 1: ((3, 10), (4, 10)),
+            2: ((4, 11), (8, 11)), 3: ((3, 12), (5, 12))}
+    deadline = time.time() + 60
+    got = {}
+    while time.time() < deadline:
+        got = {(c, ch): result(d, c, ch) for c, ends in want.items()
+               for ch, _ in ends}
+        if all(got[(c, ch)] == 0x600d0000 | t for c, ends in want.items()
+               for ch, t in ends):
+            break
+        time.sleep(0.2)
+    ok(got.get((0, 2)) == 0x600d000d, "ring: the token came back to chip 0 "
+       "as 13 after 3 laps of 4 chips (%s)" % hex(got.get((0, 2)) or 0))
+    ok(all(got[(c, ch)] == 0x600d0000 | t for c, ends in want.items()
+           for ch, t in ends), "ring: every ring channel handled the "
+       "token of its place on the last lap")
+    stop(build, d, st)
+
+
 def test_libttsim(build):
     """build/libttsim/p300 through the libttsim ABI (libttsim-cluster.py)"""
     env = dict(os.environ, TT_EMU_QEMU=os.path.join(
@@ -314,6 +347,7 @@ def main():
     test_p300_peer_killed(build)
     test_descriptor(build)
     test_netns(build)
+    test_ring(build)
     test_libttsim(build)
     if mem_available_gib() < 6:
         print("# galaxy skipped: under 6 GiB of memory available")

@@ -915,6 +915,26 @@ int tt_noc_host_rw(TTNoc *noc, const TTNocReq *r, uint32_t rect, bool mcast,
     if (!mcast) {
         uint32_t l = tt_noc_mmio_len(r, dst[0], &addr, len);
 
+        if (l > len) {
+            /* a word moves but the host gave fewer bytes: bounce it */
+            uint8_t word[4] = { 0 };
+
+            if (write) {
+                memcpy(word, buf, len);
+            }
+            if (tt_noc_access(dst[0], addr, word, sizeof(word), write)) {
+                tt_noc_req_error(r, write ? "host write failed"
+                                          : "host read failed");
+                memset(word, 0xff, sizeof(word));
+            }
+            if (!write) {
+                memcpy(buf, word, len);
+            }
+            tt_noc_count(dst[0], r->noc, write
+                         ? TT_SLV_POSTED_WR_REQ_RECEIVED
+                         : TT_SLV_RD_REQ_RECEIVED);
+            return n;
+        }
         if (l < len && !write) {
             memset(buf, 0xff, len);
         }

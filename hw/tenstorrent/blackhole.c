@@ -297,15 +297,9 @@ static void tt_set_asic_location(Object *obj, Visitor *v, const char *name,
     TT_BLACKHOLE_MACHINE(obj)->asic_location = val;
 }
 
-static void tt_get_u64(Object *obj, Visitor *v, const char *name,
-                       void *opaque, Error **errp)
-{
-    visit_type_uint64(v, name, (uint64_t *)((char *)obj + (uintptr_t)opaque),
-                      errp);
-}
-
-static void tt_set_u64(Object *obj, Visitor *v, const char *name,
-                       void *opaque, Error **errp)
+/* Getter and setter alike: the visitor reads or writes the field */
+static void tt_visit_u64(Object *obj, Visitor *v, const char *name,
+                         void *opaque, Error **errp)
 {
     visit_type_uint64(v, name, (uint64_t *)((char *)obj + (uintptr_t)opaque),
                       errp);
@@ -415,15 +409,15 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
     object_class_property_set_description(oc, "asic-location",
         "The chip's position on its board or in its cluster (0-31), as its "
         "Ethernet links and ARC telemetry report it");
-    object_class_property_add(oc, "board-id", "uint64", tt_get_u64,
-                              tt_set_u64, NULL,
+    object_class_property_add(oc, "board-id", "uint64", tt_visit_u64,
+                              tt_visit_u64, NULL,
                               (void *)offsetof(TTBlackholeMachine, board_id));
     object_class_property_set_description(oc, "board-id",
         "The board id ARC telemetry and the Ethernet links report; bits "
         "55:36 are the UPI tt-umd takes the board type from (default: the "
         "board's UPI, serial number 1)");
-    object_class_property_add(oc, "asic-id", "uint64", tt_get_u64,
-                              tt_set_u64, NULL,
+    object_class_property_add(oc, "asic-id", "uint64", tt_visit_u64,
+                              tt_visit_u64, NULL,
                               (void *)offsetof(TTBlackholeMachine, asic_id));
     object_class_property_set_description(oc, "asic-id",
         "The ASIC id ARC telemetry and the Ethernet links report (default "

@@ -123,30 +123,6 @@ static bool tt_eth_tile_realize_blocks(TTEthTile *t, Error **errp)
     return true;
 }
 
-static bool tt_eth_tile_init_sram(TTEthTile *t, const char *name,
-                                  Error **errp)
-{
-    uint64_t size = TT_ETH_L1_SIZE + TT_ERISC_CORES * TT_ETH_LDM_SIZE;
-    int fd;
-
-    if (t->ram_fd < 0) {
-        return memory_region_init_ram(&t->sram, OBJECT(t), name, size, errp);
-    }
-    fd = qemu_dup(t->ram_fd);
-    if (fd < 0) {
-        error_setg_errno(errp, errno, "%s: dup", name);
-        return false;
-    }
-    if (!memory_region_init_ram_from_fd(&t->sram, OBJECT(t), name, size,
-                                        RAM_SHARED, fd, t->ram_offset,
-                                        errp)) {
-        close(fd);
-        return false;
-    }
-    vmstate_register_ram(&t->sram, DEVICE(t));
-    return true;
-}
-
 static void tt_eth_tile_realize(DeviceState *dev, Error **errp)
 {
     TTEthTile *t = TT_ETH_TILE(dev);
@@ -158,7 +134,9 @@ static void tt_eth_tile_realize(DeviceState *dev, Error **errp)
         return;
     }
     memory_region_init(&t->view, o, "eth-tile-view", UINT64_MAX);
-    if (!tt_eth_tile_init_sram(t, sram, errp)) {
+    if (!tt_tile_init_sram(&t->sram, dev, sram, TT_ETH_L1_SIZE +
+                           TT_ERISC_CORES * TT_ETH_LDM_SIZE, t->ram_fd,
+                           t->ram_offset, errp)) {
         return;
     }
     memory_region_init_alias(&t->l1, o, "l1", &t->sram, 0, TT_ETH_L1_SIZE);
@@ -212,33 +190,11 @@ static const Property tt_eth_tile_props[] = {
     DEFINE_PROP_LINK("noc", TTEthTile, noc, TYPE_TT_NOC, TTNoc *),
 };
 
-/* The cores' Tenstorrent additions, as a Tensix tile migrates them */
-static const VMStateDescription vmstate_tt_eth_core = {
-    .name = "tt-eth-tile/core",
-    .version_id = 1,
-    .minimum_version_id = 1,
-    .fields = (const VMStateField[]) {
-        VMSTATE_UINT32_ARRAY(env.tt_csr, RISCVCPU, TT_CSR_SLOTS),
-        VMSTATE_INT32(env.tt_spin_count, RISCVCPU),
-        VMSTATE_UINT32(env.tt_spin_epoch, RISCVCPU),
-        VMSTATE_UINT32(env.tt_park, RISCVCPU),
-        VMSTATE_END_OF_LIST()
-    },
-};
-
 static int tt_eth_tile_post_load(void *opaque, int version_id)
 {
     TTEthTile *t = opaque;
 
-    for (int r = 0; r < TT_ERISC_CORES; r++) {
-        if (t->core[r].env.tt_park > TT_PARK_STALLED) {
-            error_report("tt-eth-tile x%dy%d: migration stream has core %d "
-                         "in park state %u", t->x, t->y, r,
-                         t->core[r].env.tt_park);
-            return -EINVAL;
-        }
-    }
-    return 0;
+    return tt_tile_check_park_states(t->core, TT_ERISC_CORES, t->x, t->y);
 }
 
 static const VMStateDescription vmstate_tt_eth_tile = {
@@ -248,7 +204,7 @@ static const VMStateDescription vmstate_tt_eth_tile = {
     .post_load = tt_eth_tile_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_STRUCT_ARRAY(core, TTEthTile, TT_ERISC_CORES, 1,
-                             vmstate_tt_eth_core, RISCVCPU),
+                             vmstate_tt_tile_core, RISCVCPU),
         VMSTATE_STRUCT(spin, TTEthTile, 1, vmstate_tt_spin_tile, TTSpinTile),
         VMSTATE_END_OF_LIST()
     },

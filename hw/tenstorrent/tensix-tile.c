@@ -227,28 +227,27 @@ static bool tt_tile_realize_blocks(TTTensixTile *t, Error **errp)
  * file (ram-fd, from blackhole-soc.c), which a vfio-user client may map
  * (host-map.c).  The guest sees the same RAM either way.
  */
-static bool tt_tile_init_sram(TTTensixTile *t, const char *name,
-                              Error **errp)
+bool tt_tile_init_sram(MemoryRegion *mr, DeviceState *owner,
+                       const char *name, uint64_t size, int ram_fd,
+                       uint64_t ram_offset, Error **errp)
 {
-    uint64_t size = tt_tile_ldm_offset(TT_CORES_PER_TILE);
     int fd;
 
-    if (t->ram_fd < 0) {
-        return memory_region_init_ram(&t->sram, OBJECT(t), name, size, errp);
+    if (ram_fd < 0) {
+        return memory_region_init_ram(mr, OBJECT(owner), name, size, errp);
     }
     /* the RAM block owns (and closes) its descriptor: give it a copy */
-    fd = qemu_dup(t->ram_fd);
+    fd = qemu_dup(ram_fd);
     if (fd < 0) {
         error_setg_errno(errp, errno, "%s: dup", name);
         return false;
     }
-    if (!memory_region_init_ram_from_fd(&t->sram, OBJECT(t), name, size,
-                                        RAM_SHARED, fd, t->ram_offset,
-                                        errp)) {
+    if (!memory_region_init_ram_from_fd(mr, OBJECT(owner), name, size,
+                                        RAM_SHARED, fd, ram_offset, errp)) {
         close(fd);
         return false;
     }
-    vmstate_register_ram(&t->sram, DEVICE(t));
+    vmstate_register_ram(mr, owner);
     return true;
 }
 
@@ -268,7 +267,9 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
      * memory for stores (spin-park.c) is one dirty-bitmap and TLB pass.
      */
     memory_region_init(&t->view, o, "tile-view", UINT64_MAX);
-    if (!tt_tile_init_sram(t, sram, errp)) {
+    if (!tt_tile_init_sram(&t->sram, dev, sram,
+                           tt_tile_ldm_offset(TT_CORES_PER_TILE), t->ram_fd,
+                           t->ram_offset, errp)) {
         return;
     }
     memory_region_init_alias(&t->l1, o, "l1", &t->sram, 0, TT_L1_SIZE);
@@ -328,7 +329,7 @@ static const Property tt_tensix_tile_props[] = {
  * own vmstate does not know: the custom CSRs (tt_csr.c) and the parking
  * sampler's per-core counters and park state (spin-park.c).
  */
-static const VMStateDescription vmstate_tt_tile_core = {
+const VMStateDescription vmstate_tt_tile_core = {
     .name = "tt-tensix-tile/core",
     .version_id = 1,
     .minimum_version_id = 1,
@@ -341,19 +342,23 @@ static const VMStateDescription vmstate_tt_tile_core = {
     },
 };
 
-static int tt_tensix_tile_post_load(void *opaque, int version_id)
+int tt_tile_check_park_states(RISCVCPU *cores, int n, int x, int y)
 {
-    TTTensixTile *t = opaque;
-
-    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-        if (t->core[r].env.tt_park > TT_PARK_STALLED) {
-            error_report("tt-tensix-tile x%dy%d: migration stream has core "
-                         "%d in park state %u", t->x, t->y, r,
-                         t->core[r].env.tt_park);
+    for (int r = 0; r < n; r++) {
+        if (cores[r].env.tt_park > TT_PARK_STALLED) {
+            error_report("tile x%dy%d: migration stream has core %d in park "
+                         "state %u", x, y, r, cores[r].env.tt_park);
             return -EINVAL;
         }
     }
     return 0;
+}
+
+static int tt_tensix_tile_post_load(void *opaque, int version_id)
+{
+    TTTensixTile *t = opaque;
+
+    return tt_tile_check_park_states(t->core, TT_CORES_PER_TILE, t->x, t->y);
 }
 
 static const VMStateDescription vmstate_tt_tensix_tile = {

@@ -41,6 +41,23 @@ void tt_tile_background_init(TTTileBackground *b, Object *owner,
                              MemoryRegion *view, const TTTileRegion *map,
                              int nregions, int x, int y);
 
+/*
+ * A tile's L1 and LDMs, one RAM block of @size: anonymous RAM, or the
+ * piece at @ram_offset of the chip's shared memory file @ram_fd (which a
+ * vfio-user client may map, host-map.c)
+ */
+bool tt_tile_init_sram(MemoryRegion *mr, DeviceState *owner,
+                       const char *name, uint64_t size, int ram_fd,
+                       uint64_t ram_offset, Error **errp);
+
+/*
+ * A core's Tenstorrent additions to the RISC-V state (custom CSRs, park
+ * state), which the CPU's own vmstate does not know; post_load checks
+ * the park states of a tile's @n cores with tt_tile_check_park_states()
+ */
+extern const VMStateDescription vmstate_tt_tile_core;
+int tt_tile_check_park_states(RISCVCPU *cores, int n, int x, int y);
+
 #define TYPE_TT_TENSIX_TILE "tt-tensix-tile"
 OBJECT_DECLARE_SIMPLE_TYPE(TTTensixTile, TT_TENSIX_TILE)
 

@@ -204,6 +204,15 @@ static void tt_noc_translated_xy(const TTGrid *g, int px, int py, int *x,
     }
 }
 
+/* A node no translation table maps: router-only, or fused-off Ethernet */
+static bool tt_noc_unmapped(const TTGrid *g, int px, int py)
+{
+    const TTNode *n = &g->node[px][py];
+
+    return n->kind == TT_NODE_NONE ||
+           (n->kind == TT_NODE_ETH && tt_grid_eth_logical(g, n->index) < 0);
+}
+
 bool tt_noc_resolve(TTNoc *noc, int noc_id, bool translate, int x, int y,
                     int *px, int *py)
 {
@@ -214,14 +223,17 @@ bool tt_noc_resolve(TTNoc *noc, int noc_id, bool translate, int x, int y,
             return false;
         }
         /*
-         * Router-only tiles, which no table maps, NOC1 reaches mirrored
-         * in x: tt-umd's BlackholeRouterOnlyNoc1TranslatedCoords
-         * (tests/api/test_noc.cpp) lists translated (15, 0) at NOC1
-         * (15, 11), i.e. NOC0 (1, 0), and translated (9, 0), a DRAM
-         * tile's place, at NOC0 (7, 0); column 8 is its own mirror.
+         * Router-only tiles and fused-off Ethernet tiles, which no table
+         * maps, NOC1 reaches mirrored in x: tt-umd's
+         * BlackholeRouterOnlyNoc1TranslatedCoords (tests/api/test_noc.cpp)
+         * lists translated (15, 0) at NOC1 (15, 11), i.e. NOC0 (1, 0),
+         * and translated (9, 0), a DRAM tile's place, at NOC0 (7, 0);
+         * tt-umd's soc_descriptor.cpp sends a fused-off Ethernet tile at
+         * NOC0 (x, 1) to translated (16 - x, 1) on NOC1.  Column 8 is its
+         * own mirror.
          */
         if (noc_id && !table && *px < TT_GRID_W && *py < TT_GRID_H &&
-            noc->grid.node[TT_GRID_W - 1 - *px][*py].kind == TT_NODE_NONE) {
+            tt_noc_unmapped(&noc->grid, TT_GRID_W - 1 - *px, *py)) {
             *px = TT_GRID_W - 1 - *px;
         }
     } else if (noc_id) {

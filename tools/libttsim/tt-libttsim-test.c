@@ -603,6 +603,9 @@ static void test_identity(const TTHostLib *api)
           4, 1, 0, 0xffb20148, 25 | 25 << 6 },
         { "Ethernet channel 5 (off) NOC_ID_LOGICAL its own (14, 1)", 14, 1,
           0, 0xffb20148, 14 | 1 << 6 },
+        /* tt-umd flips a fused-off channel's x for NOC1: (2, 1) */
+        { "Ethernet channel 5 (off) NIU 1 NODE_ID at translated (2, 1) via "
+          "NOC1", 2, 1, 1, 0xffb30044, ID_NOC1(14, 1) },
         { "router-only (1, 0) NODE_ID", 1, 0, 0, 0xff000044, ID_NOC0(1, 0) },
         { "router-only (8, 1) NODE_ID via NOC1", 8, 1, 1, 0xff000044,
           ID_NOC1(8, 1) },

@@ -29,6 +29,10 @@ log=$B/test-logs
 # a loaded host (30 s were once not enough at a load average of 124): the
 # suites wait longer, each still under its own timeout
 export TT_EMU_TIMEOUT="${TT_EMU_TIMEOUT:-120}"
+# QEMU started by the library is its child and ends with it (not kept in
+# the per-user pool, where its output would go to the pool's log rather
+# than to the suite's); the libttsim-pool suite tests the pool
+export TT_EMU_POOL="${TT_EMU_POOL:-0}"
 
 # suite KIND NAME COMMAND...: run COMMAND for the suite NAME (all of them,
 # or only the one asked for), or list it
@@ -121,6 +125,16 @@ libttsim() {
     count "$log/libttsim.log" libttsim $?
 }
 suite host libttsim libttsim
+
+# The pool of kept emulators: reuse by the next process in power-on state,
+# a killed client, concurrent clients, stale sockets, quitting when idle
+libttsim_pool() {
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 300 \
+        "$B/libttsim/tt-libttsim-pool-test" "$B/libttsim/libttsim.so" \
+        > "$log/libttsim-pool.log" 2>&1
+    count "$log/libttsim-pool.log" libttsim-pool $?
+}
+suite host libttsim-pool libttsim_pool
 
 # The host map: L1 and GDDR through shared memory against QEMU's own path
 # (random unicast and multicast writes on NOC0/NOC1, translated and raw,

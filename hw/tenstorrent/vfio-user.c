@@ -68,6 +68,7 @@
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 #include "qom/object_interfaces.h"
+#include "system/runstate.h"
 #include "system/system.h"
 #include "hw/tenstorrent/blackhole-soc.h"
 #include "hw/tenstorrent/dma-mailbox-abi.h"
@@ -106,6 +107,9 @@ struct TTVfioUser {
     bool thread_started;
     int wake[2];                /* a byte in wake[1] stops the thread */
     uint32_t poll_us;           /* busy-poll after a request (property) */
+    uint32_t idle_exit;         /* s without a client before quitting, or 0 */
+    bool detach_reset;          /* power-cycle when a client goes (prop.) */
+    int64_t idle_since;         /* no client since (ns, realtime), or 0 */
     bool share_ram;             /* offer the host map (property) */
     TTHostMap *hm;              /* regions 10 and 11, or NULL */
     QemuSemaphore thread_done;
@@ -659,8 +663,11 @@ static void tt_vfu_run(TTVfioUser *o)
                     strerror(err));
     }
     if (gone) {
-        warn_report("tt-vfio-user: client on %s gone; the chip keeps its "
-                    "state for the next one", o->socket);
+        trace_tt_vfu_detached(o->socket, o->detach_reset);
+        if (!o->detach_reset && !o->idle_exit) {
+            warn_report("tt-vfio-user: client on %s gone; the chip keeps its "
+                        "state for the next one", o->socket);
+        }
         qemu_mutex_lock(&o->mbox_lock);
         o->mbox_on = false;
         o->mbox_inline = false;
@@ -670,6 +677,11 @@ static void tt_vfu_run(TTVfioUser *o)
             qatomic_set(&o->connected, false);
             o->poll_fd = vfu_get_poll_fd(o->ctx);
         }
+        /* before the next client can attach: nothing of this one leaks */
+        if (o->detach_reset && o->soc) {
+            tt_soc_power_cycle(o->soc);
+        }
+        o->idle_since = get_clock_realtime();
     }
 }
 
@@ -691,7 +703,31 @@ static void tt_vfu_attach(TTVfioUser *o)
         }
         return;
     }
+    o->idle_since = 0;
     trace_tt_vfu_attached(o->socket);
+}
+
+/*
+ * How long poll() may sleep: not at all while busy-polling after a
+ * request, until the idle deadline (idle-exit) without a client, else
+ * until something comes.  True once the idle deadline has passed.
+ */
+static bool tt_vfu_poll_timeout(TTVfioUser *o, int64_t poll_until, int *ms)
+{
+    int64_t left;
+
+    *ms = -1;
+    if (get_clock() < poll_until) {
+        *ms = 0;
+    } else if (o->idle_exit && o->idle_since) {
+        left = o->idle_since + o->idle_exit * NANOSECONDS_PER_SECOND -
+               get_clock_realtime();
+        if (left <= 0) {
+            return true;
+        }
+        *ms = MAX(1, left / SCALE_MS);
+    }
+    return false;
 }
 
 /* The server thread: wait for the socket, attach or serve, until told */
@@ -705,10 +741,18 @@ static void *tt_vfu_thread(void *opaque)
             { .fd = o->poll_fd, .events = POLLIN },
             { .fd = o->wake[0], .events = POLLIN },
         };
-        int n = poll(p, 2, get_clock() < poll_until ? 0 : -1);
+        int ms, n;
 
+        if (tt_vfu_poll_timeout(o, poll_until, &ms)) {
+            /* a kept emulator nobody came back for (libttsim's pool) */
+            trace_tt_vfu_idle_exit(o->socket, o->idle_exit);
+            qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_QMP_QUIT);
+            o->idle_since = 0;
+            continue;
+        }
+        n = poll(p, 2, ms);
         if (n == 0) {
-            continue;           /* polling: nothing yet */
+            continue;           /* polling, or the idle deadline: re-check */
         }
         if (n < 0 && errno != EINTR) {
             error_report("tt-vfio-user: poll: %s; no longer serving %s",
@@ -847,6 +891,7 @@ static void tt_vfu_start(TTVfioUser *o, Error **errp)
         return;
     }
     o->poll_fd = vfu_get_poll_fd(o->ctx);
+    o->idle_since = get_clock_realtime();
     qemu_thread_create(&o->thread, "tt-vfio-user", tt_vfu_thread, o,
                        QEMU_THREAD_JOINABLE);
     o->thread_started = true;
@@ -923,6 +968,38 @@ static void tt_vfu_set_poll_us(Object *obj, Visitor *v, const char *name,
         return;
     }
     TT_VFIO_USER(obj)->poll_us = us;
+}
+
+static void tt_vfu_get_idle_exit(Object *obj, Visitor *v, const char *name,
+                                 void *opaque, Error **errp)
+{
+    visit_type_uint32(v, name, &TT_VFIO_USER(obj)->idle_exit, errp);
+}
+
+static void tt_vfu_set_idle_exit(Object *obj, Visitor *v, const char *name,
+                                 void *opaque, Error **errp)
+{
+    uint32_t sec;
+
+    if (!visit_type_uint32(v, name, &sec, errp)) {
+        return;
+    }
+    if (sec > 7 * 24 * 3600) {
+        error_setg(errp, "tt-vfio-user: idle-exit=%u is more than a week",
+                   sec);
+        return;
+    }
+    TT_VFIO_USER(obj)->idle_exit = sec;
+}
+
+static bool tt_vfu_get_detach_reset(Object *obj, Error **errp)
+{
+    return TT_VFIO_USER(obj)->detach_reset;
+}
+
+static void tt_vfu_set_detach_reset(Object *obj, bool v, Error **errp)
+{
+    TT_VFIO_USER(obj)->detach_reset = v;
 }
 
 static bool tt_vfu_get_share_ram(Object *obj, Error **errp)
@@ -1018,6 +1095,18 @@ static void tt_vfu_class_init(ObjectClass *klass, const void *data)
     object_class_property_set_description(klass, "poll-us",
         "microseconds to keep polling the socket after a request before "
         "sleeping (0: never; default 32)");
+    object_class_property_add(klass, "idle-exit", "uint32",
+                              tt_vfu_get_idle_exit, tt_vfu_set_idle_exit,
+                              NULL, NULL);
+    object_class_property_set_description(klass, "idle-exit",
+        "quit after this many seconds without a client (0: never; "
+        "default 0)");
+    object_class_property_add_bool(klass, "detach-reset",
+                                   tt_vfu_get_detach_reset,
+                                   tt_vfu_set_detach_reset);
+    object_class_property_set_description(klass, "detach-reset",
+        "power-cycle the chip when a client goes, before the next one "
+        "attaches (default off: the chip keeps its state)");
     object_class_property_add_bool(klass, "share-ram", tt_vfu_get_share_ram,
                                    tt_vfu_set_share_ram);
     object_class_property_set_description(klass, "share-ram",

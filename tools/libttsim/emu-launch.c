@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -31,6 +32,7 @@
 #define EMU_DEFAULT_ARGS    "-M blackhole"
 #define EMU_SOCK_NAME       "bh.sock"
 #define EMU_TERM_GRACE_MS   5000
+#define EMU_POOL_SLOTS      8       /* kept emulators per command line */
 
 /* Options we always add: no display, monitor or serial on our stdio */
 static const char *const emu_fixed_args[] = {
@@ -68,11 +70,15 @@ static char *emu_find_binary(const char *name)
     return NULL;
 }
 
-/* QEMU option values separate keys with ','; a literal ',' is ",," */
-static char *emu_object_arg(const char *sock)
+/*
+ * QEMU option values separate keys with ','; a literal ',' is ",,".  A
+ * pooled emulator (@idle_s > 0) quits after that long without a client
+ * and power-cycles the chip whenever one goes.
+ */
+static char *emu_object_arg(const char *sock, unsigned idle_s)
 {
     static const char prefix[] = "tt-vfio-user,id=vfu0,socket=";
-    char *s = malloc(sizeof(prefix) + 2 * strlen(sock));
+    char *s = malloc(sizeof(prefix) + 2 * strlen(sock) + 48);
     char *p;
 
     if (!s) {
@@ -86,6 +92,9 @@ static char *emu_object_arg(const char *sock)
         }
     }
     *p = '\0';
+    if (idle_s) {
+        sprintf(p, ",idle-exit=%u,detach-reset=on", idle_s);
+    }
     return s;
 }
 
@@ -225,7 +234,7 @@ static char *emu_chip_args(uint32_t chip)
  * <fixed options> <object>
  */
 static char **emu_build_argv(const char *qemu, const char *sock,
-                             uint32_t chip)
+                             uint32_t chip, unsigned idle_s)
 {
     const char *args = getenv("TT_EMU_ARGS");
     size_t nfixed = sizeof(emu_fixed_args) / sizeof(emu_fixed_args[0]);
@@ -258,7 +267,7 @@ static char **emu_build_argv(const char *qemu, const char *sock,
     for (size_t i = 0; i < nfixed; i++) {
         argv[n++] = strdup(emu_fixed_args[i]);
     }
-    argv[n++] = emu_object_arg(sock);
+    argv[n++] = emu_object_arg(sock, idle_s);
     /* A NULL from any allocation shows up as a hole before the end */
     for (size_t i = 0; i < n; i++) {
         if (!argv[i]) {
@@ -392,33 +401,49 @@ static void *emu_launcher(void *opaque)
 
 /* -------------------------------------------------------------- API -- */
 
-int emu_start(EmuChild *e, uint32_t chip)
+static void emu_init(EmuChild *e)
 {
-    const char *name = getenv("TT_EMU_QEMU");
-    char *qemu;
-    sigset_t all, old;
-    int ret;
-
     memset(e, 0, sizeof(*e));
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->cond, NULL);
     e->parent = getpid();
+    e->pool_fd = -1;
+}
+
+/* TT_EMU_QEMU or qemu-system-riscv32 on PATH, to free; NULL if none */
+static char *emu_qemu(bool quiet)
+{
+    const char *name = getenv("TT_EMU_QEMU");
+    char *qemu;
 
     if (!name || !*name) {
         name = EMU_DEFAULT_QEMU;
     }
     qemu = emu_find_binary(name);
-    if (!qemu) {
+    if (!qemu && !quiet) {
         fprintf(stderr, "libttsim: cannot find the emulator '%s' (set "
                 "TT_EMU_QEMU to its path, or TT_EMU_SOCKET to the socket "
                 "of a running one)\n", name);
+    }
+    return qemu;
+}
+
+int emu_start(EmuChild *e, uint32_t chip)
+{
+    char *qemu;
+    sigset_t all, old;
+    int ret;
+
+    emu_init(e);
+    qemu = emu_qemu(false);
+    if (!qemu) {
         return -1;
     }
     if (emu_make_tmpdir(e) < 0) {
         free(qemu);
         return -1;
     }
-    e->argv = emu_build_argv(qemu, e->sock, chip);
+    e->argv = emu_build_argv(qemu, e->sock, chip, 0);
     free(qemu);
     if (!e->argv) {
         fprintf(stderr, "libttsim: out of memory\n");
@@ -451,10 +476,321 @@ int emu_start(EmuChild *e, uint32_t chip)
     return 0;
 }
 
+/* ------------------------------------------------------------- pool -- */
+
+/* The user's pool directory, made private; -1 if there is none to use */
+static int emu_pool_dir(char *dir, size_t len)
+{
+    const char *rt = getenv("XDG_RUNTIME_DIR");
+    struct stat st;
+
+    if (rt && rt[0] == '/' && strlen(rt) < 48) {
+        snprintf(dir, len, "%s/libttsim-pool", rt);
+    } else {
+        snprintf(dir, len, "/tmp/libttsim-pool-%u", (unsigned)getuid());
+    }
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+        return -1;
+    }
+    /* not followed if a link: another user's directory is no pool */
+    if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != getuid() || (st.st_mode & 077)) {
+        fprintf(stderr, "libttsim: %s is not a private directory of this "
+                "user; emulators are not kept between processes\n", dir);
+        return -1;
+    }
+    return 0;
+}
+
+/* FNV-1a, 64 bits (Fowler, Noll, Vo): a name, not a safeguard */
+static uint64_t emu_fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+/*
+ * The slot name of a command line: every word but the last (the object
+ * and its socket), and the binary's identity, so that a rebuilt QEMU is
+ * not confused with the one kept
+ */
+static uint64_t emu_pool_key(char **argv)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    struct stat st;
+
+    for (size_t i = 0; argv[i] && argv[i + 1]; i++) {
+        h = emu_fnv(h, argv[i], strlen(argv[i]) + 1);
+    }
+    if (stat(argv[0], &st) == 0) {
+        uint64_t id[5] = { st.st_dev, st.st_ino, st.st_size,
+                           st.st_mtim.tv_sec, st.st_mtim.tv_nsec };
+
+        h = emu_fnv(h, id, sizeof(id));
+    }
+    return h;
+}
+
+/*
+ * The forked child of emu_pool_spawn(): forks the emulator and exits, so
+ * that the emulator belongs to nobody here (the system reaps it).  It gets
+ * a session of its own, the log for its output, and none of our
+ * descriptors: a host's pipe kept open by it would hold up whoever reads
+ * the host's output.  Async-signal-safe calls only.
+ */
+static void emu_pool_child(EmuChild *e, int log_fd, int err_fd, int pid_fd)
+{
+    sigset_t none;
+    pid_t pid;
+    int fd, err;
+
+    setsid();
+    pid = fork();
+    if (pid != 0) {
+        if (write(pid_fd, &pid, sizeof(pid)) < 0) {
+            /* the parent sees no pid */
+        }
+        _exit(0);
+    }
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    dup2(log_fd, STDOUT_FILENO);
+    dup2(log_fd, STDERR_FILENO);
+    fd = open("/dev/null", O_RDONLY);
+    if (fd >= 0 && fd != STDIN_FILENO) {
+        dup2(fd, STDIN_FILENO);
+    }
+    if (err_fd != 3) {
+        dup2(err_fd, 3);
+    }
+    fcntl(3, F_SETFD, FD_CLOEXEC);
+    close_range(4, ~0u, 0);
+    execv(e->argv[0], e->argv);
+    err = errno;
+    if (write(3, &err, sizeof(err)) < 0) {
+        /* the parent sees a bare exit */
+    }
+    _exit(127);
+}
+
+static int emu_pool_spawn(EmuChild *e)
+{
+    int err_pipe[2] = { -1, -1 }, pid_pipe[2] = { -1, -1 };
+    int log_fd, err = 0, status;
+    pid_t mid, pid = 0;
+    sigset_t all, old;
+
+    unlink(e->sock);
+    e->pool_pid = 0;
+    log_fd = open(e->pool_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                  0600);
+    if (log_fd < 0 || pipe2(err_pipe, O_CLOEXEC) < 0 ||
+        pipe2(pid_pipe, O_CLOEXEC) < 0) {
+        err = errno;
+        fprintf(stderr, "libttsim: cannot start an emulator for the pool: "
+                "%s\n", strerror(err));
+        goto out;
+    }
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    mid = fork();
+    if (mid == 0) {
+        emu_pool_child(e, log_fd, err_pipe[1], pid_pipe[1]);
+    }
+    err = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    close(err_pipe[1]);
+    close(pid_pipe[1]);
+    err_pipe[1] = pid_pipe[1] = -1;
+    if (mid < 0) {
+        fprintf(stderr, "libttsim: fork: %s\n", strerror(err));
+        goto out;
+    }
+    while (waitpid(mid, &status, 0) < 0 && errno == EINTR) {
+        continue;
+    }
+    err = 0;
+    if (read(pid_pipe[0], &pid, sizeof(pid)) != sizeof(pid) || pid <= 0) {
+        fprintf(stderr, "libttsim: cannot start %s\n", e->argv[0]);
+        err = -1;
+        goto out;
+    }
+    /* EOF: execv() succeeded and closed the pipe */
+    if (read(err_pipe[0], &err, sizeof(err)) == sizeof(err)) {
+        fprintf(stderr, "libttsim: cannot start %s: %s\n", e->argv[0],
+                strerror(err));
+        goto out;
+    }
+    err = 0;
+    e->pool_pid = pid;
+out:
+    for (int i = 0; i < 2; i++) {
+        if (err_pipe[i] >= 0) {
+            close(err_pipe[i]);
+        }
+        if (pid_pipe[i] >= 0) {
+            close(pid_pipe[i]);
+        }
+    }
+    if (log_fd >= 0) {
+        close(log_fd);
+    }
+    return err ? -1 : 0;
+}
+
+int emu_pool_start(EmuChild *e, uint32_t chip, unsigned idle_s)
+{
+    char dir[PATH_MAX], *qemu, *chip_args;
+    unsigned long long key;
+
+    emu_init(e);
+    /* a cluster's chips link through sockets of this process */
+    chip_args = emu_chip_args(chip);
+    if (chip_args) {
+        free(chip_args);
+        return -1;
+    }
+    qemu = emu_qemu(true);
+    if (!qemu || emu_pool_dir(dir, sizeof(dir)) < 0 ||
+        strlen(dir) + 32 > sizeof(e->sock)) {
+        free(qemu);
+        return -1;
+    }
+    e->argv = emu_build_argv(qemu, "", chip, idle_s);
+    free(qemu);
+    if (!e->argv) {
+        return -1;
+    }
+    key = emu_pool_key(e->argv);
+    for (int n = 0; n < EMU_POOL_SLOTS && e->pool_fd < 0; n++) {
+        char lock[PATH_MAX + 32];
+        int fd;
+
+        snprintf(lock, sizeof(lock), "%s/%016llx-%d.lock", dir, key, n);
+        fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            break;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+            close(fd);
+            continue;           /* another process's session */
+        }
+        e->pool_fd = fd;
+        snprintf(e->sock, sizeof(e->sock), "%s/%016llx-%d.sock", dir, key,
+                 n);
+        snprintf(e->pool_log, sizeof(e->pool_log), "%s/%016llx-%d.log", dir,
+                 key, n);
+    }
+    if (e->pool_fd < 0) {
+        emu_free_argv(e->argv);
+        e->argv = NULL;
+        return -1;
+    }
+    for (size_t i = 0; e->argv[i]; i++) {
+        if (!e->argv[i + 1]) {
+            free(e->argv[i]);
+            e->argv[i] = emu_object_arg(e->sock, idle_s);
+            if (!e->argv[i]) {
+                emu_stop(e);
+                return -1;
+            }
+        }
+    }
+    e->pooled = true;
+    if (access(e->sock, F_OK) == 0) {
+        return 1;
+    }
+    return emu_pool_spawn(e) < 0 ? -2 : 0;
+}
+
+int emu_pool_restart(EmuChild *e)
+{
+    return emu_pool_spawn(e);
+}
+
+void emu_pool_report(EmuChild *e)
+{
+    char buf[4096];
+    ssize_t n;
+    int fd;
+
+    if (!e->pooled || !e->pool_log[0]) {
+        return;
+    }
+    fd = open(e->pool_log, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return;
+    }
+    while ((n = read(fd, buf, sizeof(buf))) > 0) {
+        if (write(STDERR_FILENO, buf, n) < 0) {
+            break;
+        }
+    }
+    close(fd);
+}
+
+/* Give the slot back; the emulator stays for the next process */
+static void emu_pool_release(EmuChild *e)
+{
+    if (e->pool_fd >= 0) {
+        close(e->pool_fd);
+        e->pool_fd = -1;
+    }
+    emu_free_argv(e->argv);
+    e->argv = NULL;
+    e->pooled = false;
+}
+
+void emu_pool_discard(EmuChild *e)
+{
+    if (!e->pooled) {
+        return;
+    }
+    unlink(e->sock);
+    if (e->pool_pid > 0) {
+        kill(-e->pool_pid, SIGKILL);    /* a session and group of its own */
+    }
+    emu_pool_release(e);
+}
+
+/* Is the pooled emulator we started gone?  (Not our child: ask /proc.) */
+static bool emu_pool_gone(EmuChild *e)
+{
+    char path[64], stat[256], *p;
+    ssize_t n;
+    int fd;
+
+    if (e->pool_pid <= 0) {
+        return false;
+    }
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)e->pool_pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return errno == ENOENT;
+    }
+    n = read(fd, stat, sizeof(stat) - 1);
+    close(fd);
+    if (n <= 0) {
+        return true;
+    }
+    stat[n] = '\0';
+    /* "pid (comm) S ...": the state after the last ')' */
+    p = strrchr(stat, ')');
+    return p && p[1] && (p[2] == 'Z' || p[2] == 'X');
+}
+
 bool emu_exited(EmuChild *e, int *status)
 {
     bool gone;
 
+    if (e->pooled) {
+        *status = 0;
+        return emu_pool_gone(e);
+    }
     pthread_mutex_lock(&e->lock);
     gone = e->exited;
     *status = e->status;
@@ -519,6 +855,10 @@ void emu_remove_tmpdir(EmuChild *e)
 
 void emu_stop(EmuChild *e)
 {
+    if (e->pooled) {
+        emu_pool_release(e);
+        return;
+    }
     if (e->have_thread) {
         if (e->pid > 0 && !emu_wait_exit(e, 0)) {
             emu_signal(e, SIGTERM);
@@ -538,6 +878,10 @@ void emu_stop(EmuChild *e)
 
 void emu_kill(EmuChild *e)
 {
+    if (e->pooled) {
+        emu_pool_release(e);
+        return;
+    }
     if (e->have_thread) {
         if (e->pid > 0 && !emu_wait_exit(e, 0)) {
             emu_signal(e, SIGKILL);
@@ -550,6 +894,9 @@ void emu_kill(EmuChild *e)
 void emu_abandon(EmuChild *e)
 {
     /* Unlocked: we may be on our way out with the lock held elsewhere */
+    if (e->pooled) {
+        return;         /* its socket and lock close as we exit */
+    }
     if (e->have_thread && e->pid > 0 && !e->exited) {
         emu_signal(e, SIGKILL);
     }

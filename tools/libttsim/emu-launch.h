@@ -32,6 +32,16 @@ typedef struct EmuChild {
     int exec_errno;             /* why execv() failed, 0 if it did not */
     bool exited;                /* the child has been reaped */
     int status;                 /* its wait status */
+
+    /*
+     * A pooled emulator (emu_pool_start): not our child, it outlives us
+     * and quits by itself after its idle time; we hold its slot's lock
+     * while connected.  No launcher thread then.
+     */
+    bool pooled;
+    int pool_fd;                /* the slot's lock file, or -1 */
+    pid_t pool_pid;             /* the emulator we started, 0 if reused */
+    char pool_log[PATH_MAX];    /* its stdout and stderr */
 } EmuChild;
 
 /*
@@ -42,6 +52,31 @@ typedef struct EmuChild {
  * it.  Returns 0, or -1 after printing why.
  */
 int emu_start(EmuChild *e, uint32_t chip);
+
+/*
+ * The pool of kept emulators (TT_EMU_POOL): one directory per user
+ * ($XDG_RUNTIME_DIR/libttsim-pool, else /tmp/libttsim-pool-UID, mode
+ * 0700), slots named by a hash of the command line and of the QEMU binary.
+ * Take the first free slot for this command line: 1 if its emulator is
+ * there (connect to e->sock; power-on state, since the server resets the
+ * chip when a client goes), 0 if one was started in it, -1 if there is no
+ * pool for this chip (a cluster chip, no usable directory, every slot
+ * taken): use emu_start() then.  The started emulator quits after
+ * @idle_s seconds without a client.
+ */
+int emu_pool_start(EmuChild *e, uint32_t chip, unsigned idle_s);
+
+/*
+ * The slot's emulator did not answer: start another in the same slot.
+ * Returns 0, or -1 after printing why.
+ */
+int emu_pool_restart(EmuChild *e);
+
+/* Print what a pooled emulator that stopped said (its log), if anything */
+void emu_pool_report(EmuChild *e);
+
+/* A pooled emulator that failed us: nobody is to reuse it */
+void emu_pool_discard(EmuChild *e);
 
 /* Remove the cluster's link-socket directory if this process made it */
 void emu_links_cleanup(void);
@@ -60,7 +95,8 @@ void emu_describe_status(int status, char *buf, size_t len);
 
 /*
  * Stop the child if it still runs (SIGTERM to its process group, SIGKILL
- * after a grace period), reap it and remove the temporary directory.
+ * after a grace period), reap it and remove the temporary directory.  A
+ * pooled emulator is left running and its slot given back.
  */
 void emu_stop(EmuChild *e);
 

@@ -39,6 +39,9 @@
  *   TT_EMU_WARM     0: stop QEMU at libttsim_exit() (default: keep it for
  *                   the next libttsim_init() of this process, which
  *                   power-cycles it instead of starting another)
+ *   TT_EMU_POOL     seconds a QEMU waits for the next process of this user
+ *                   once its session ended (default 10; 0: QEMU is this
+ *                   process's child and ends with it, TT_EMU_WARM above)
  *
  * Threads: every exported function takes tts.lock for its whole duration
  * (tt-umd serialises calls too, but other hosts may not).  DMA callbacks
@@ -70,6 +73,7 @@
 #define TTS_EXPORT __attribute__((visibility("default")))
 
 #define TTS_DEFAULT_TIMEOUT_S   30
+#define TTS_DEFAULT_POOL_S      10
 
 /* PCI config space (PCI Local Bus Specification 3.0, 6.2.5.1) */
 #define PCI_BAR_FIRST           0x10
@@ -188,12 +192,19 @@ static void __attribute__((noreturn)) tts_fatal(void)
     if (d->spawned && d->owner == getpid() && emu_exited(&d->emu, &status)) {
         char why[64];
 
-        emu_describe_status(status, why, sizeof(why));
-        fprintf(stderr, "libttsim: the emulator of chip %u has exited (%s)\n",
-                d->chip_id, why);
+        if (d->emu.pooled) {
+            fprintf(stderr, "libttsim: the emulator of chip %u has exited; "
+                    "it said:\n", d->chip_id);
+            emu_pool_report(&d->emu);
+        } else {
+            emu_describe_status(status, why, sizeof(why));
+            fprintf(stderr, "libttsim: the emulator of chip %u has exited "
+                    "(%s)\n", d->chip_id, why);
+        }
     }
     for (int i = 0; i < TTS_MAX_DEVICES; i++) {
         if (tts.dev[i].spawned && tts.dev[i].owner == getpid()) {
+            emu_pool_discard(&tts.dev[i].emu);     /* not to be reused */
             emu_abandon(&tts.dev[i].emu);
         }
     }
@@ -794,7 +805,9 @@ static void tts_connect(const char *path)
         }
         if (tts.cur->spawned && emu_exited(&tts.cur->emu, &status)) {
             fprintf(stderr, "libttsim: the emulator stopped before serving "
-                    "%s; its messages are above\n", path);
+                    "%s; its messages are %s\n", path,
+                    tts.cur->emu.pooled ? "below" : "above");
+            emu_pool_report(&tts.cur->emu);
             tts_fatal();
         }
         if (tts_now() > deadline) {
@@ -821,10 +834,8 @@ static void tts_discover(void)
     }
 }
 
-static void tts_attach(void)
+static void tts_client_init(void)
 {
-    const char *sock = getenv("TT_EMU_SOCKET");
-    const VfuRegionInfo *cfg;
     const char *dbg = getenv("TT_EMU_DEBUG");
     const char *poll_us = getenv("TT_EMU_POLL_US");
     int us = poll_us && *poll_us ? atoi(poll_us) : TTS_DEFAULT_POLL_US;
@@ -832,25 +843,78 @@ static void tts_attach(void)
     vfu_client_init(&tts.cur->vfu);
     tts.cur->vfu.debug = dbg && *dbg && strcmp(dbg, "0") != 0;
     tts.cur->vfu.poll_ns = us > 0 ? us * 1000LL : 0;
+}
+
+static bool tts_handshake(void)
+{
+    return vfu_client_set_timeout(&tts.cur->vfu, tts_timeout()) == 0 &&
+           vfu_client_handshake(&tts.cur->vfu) == 0 &&
+           vfu_client_set_timeout(&tts.cur->vfu, 0) == 0;
+}
+
+/* TT_EMU_POOL: seconds a kept QEMU waits for the next process, or 0 */
+static unsigned tts_pool_idle(void)
+{
+    const char *env = getenv("TT_EMU_POOL");
+
+    return env && *env ? (unsigned)atoi(env) : TTS_DEFAULT_POOL_S;
+}
+
+/*
+ * Start the current slot's QEMU: a kept one of the pool if one is free
+ * (then connected and *@connected set), else a new one, in the pool or
+ * as our child.  Returns its socket.
+ */
+static const char *tts_spawn(bool *connected)
+{
+    EmuChild *e = &tts.cur->emu;
+    unsigned idle = tts_pool_idle();
+    int r = idle ? emu_pool_start(e, tts.cur->chip_id, idle) : -1;
+
+    tts.cur->spawned = true;
+    tts.cur->owner = getpid();
+    if (r == 1) {
+        if (vfu_client_connect(&tts.cur->vfu, e->sock) == 0 &&
+            tts_handshake()) {
+            *connected = true;
+            return e->sock;
+        }
+        /* it quit (idle) or is gone: another in its place */
+        vfu_client_close(&tts.cur->vfu);
+        tts_client_init();
+        r = emu_pool_restart(e) < 0 ? -2 : 0;
+    }
+    if (r == -1) {
+        r = emu_start(e, tts.cur->chip_id) < 0 ? -2 : 0;
+    }
+    if (r == -2) {
+        emu_stop(e);
+        tts.cur->spawned = false;
+        tts_fatal();
+    }
+    return e->sock;
+}
+
+static void tts_attach(void)
+{
+    const char *sock = getenv("TT_EMU_SOCKET");
+    const VfuRegionInfo *cfg;
+    bool connected = false;
+
+    tts_client_init();
     if (!sock || !*sock) {
-        tts.cur->spawned = true;
-        tts.cur->owner = getpid();
-        if (emu_start(&tts.cur->emu, tts.cur->chip_id) < 0) {
-            emu_stop(&tts.cur->emu);
-            tts.cur->spawned = false;
+        sock = tts_spawn(&connected);
+    }
+    if (!connected) {
+        tts_connect(sock);
+        if (tts.cur->spawned) {
+            emu_remove_tmpdir(&tts.cur->emu);
+        }
+        if (!tts_handshake()) {
+            fprintf(stderr, "libttsim: cannot talk vfio-user with %s\n",
+                    sock);
             tts_fatal();
         }
-        sock = tts.cur->emu.sock;
-    }
-    tts_connect(sock);
-    if (tts.cur->spawned) {
-        emu_remove_tmpdir(&tts.cur->emu);
-    }
-    if (vfu_client_set_timeout(&tts.cur->vfu, tts_timeout()) < 0 ||
-        vfu_client_handshake(&tts.cur->vfu) < 0 ||
-        vfu_client_set_timeout(&tts.cur->vfu, 0) < 0) {
-        fprintf(stderr, "libttsim: cannot talk vfio-user with %s\n", sock);
-        tts_fatal();
     }
     cfg = vfu_client_region(&tts.cur->vfu, VFU_REGION_CONFIG);
     if (!cfg || cfg->size < 0x40) {
@@ -881,7 +945,8 @@ static bool tts_rewarm(void)
         tts.cur->spawned = false;
         return false;
     }
-    if (!emu_exited(&tts.cur->emu, &status)) {
+    if (!emu_exited(&tts.cur->emu, &status) &&
+        (!tts.cur->emu.pooled || vfu_client_reset(&tts.cur->vfu) == 0)) {
         return true;
     }
     fprintf(stderr, "libttsim: the emulator kept from the last session has "
@@ -909,8 +974,11 @@ static bool tts_loaded_from_file(void)
  * is linked -z nodelete, so that a host's dlclose() does not end it
  * between sessions; a host that loads private copies of the library
  * (tt-umd's copy_sim_binary, from a memfd) would pile up emulators, so
- * those copies stop theirs.  The power cycle is done now, so that the
- * emulator waits with its cores in reset.
+ * those copies stop theirs, or give a pooled one back to the pool.  The
+ * power cycle is done now, so that the emulator waits with its cores in
+ * reset; a pooled QEMU is power-cycled by the next session of this
+ * process instead, or by its server when this process ends and its
+ * socket closes, so that each session costs one power cycle.
  */
 static bool tts_keep_warm(void)
 {
@@ -920,7 +988,7 @@ static bool tts_keep_warm(void)
         !tts_loaded_from_file()) {
         return false;
     }
-    return vfu_client_reset(&tts.cur->vfu) == 0;
+    return tts.cur->emu.pooled || vfu_client_reset(&tts.cur->vfu) == 0;
 }
 
 /* Open the current slot: its kept QEMU power-cycled, or a new one */

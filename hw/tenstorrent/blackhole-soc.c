@@ -67,9 +67,35 @@ TTDramBank *tt_soc_dram_at(TTBlackholeSoC *s, int x, int y)
     return n.kind == TT_NODE_DRAM ? &s->dram[n.index] : NULL;
 }
 
-static void tt_soc_cpu_reset(void *opaque)
+/*
+ * A power cycle resets only the cores that ran since their last reset: a
+ * core held since then is in its reset state already, and a release
+ * resets it anyway.  The rest of the 724 resets (a jump cache and the
+ * state of each core) were most of a warm chip's power cycle.
+ */
+static void tt_soc_cores_reset(TTRiscvDebugRegs *dbg, RISCVCPU *core)
 {
-    cpu_reset(CPU(opaque));
+    for (int r = 0; r < dbg->ncores; r++) {
+        CPUState *cs = CPU(&core[r]);
+
+        if (tt_debug_regs_take_ran(dbg, r) || !qatomic_read(&cs->halted)) {
+            cpu_reset(cs);
+        }
+    }
+}
+
+static void tt_soc_tile_reset(void *opaque)
+{
+    TTTensixTile *t = opaque;
+
+    tt_soc_cores_reset(&t->dbg, t->core);
+}
+
+static void tt_soc_eth_reset(void *opaque)
+{
+    TTEthTile *t = opaque;
+
+    tt_soc_cores_reset(&t->dbg, t->core);
 }
 
 static void blackhole_soc_create_tiles(TTBlackholeSoC *s)
@@ -205,23 +231,21 @@ static bool blackhole_soc_realize_cpus(TTBlackholeSoC *s, Error **errp)
     }
     for (int i = 0; i < s->grid.ntiles; i++) {
         for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-            Object *cpu = OBJECT(&s->tile[i].core[r]);
-
-            if (!qdev_realize(DEVICE(cpu), NULL, errp)) {
+            if (!qdev_realize(DEVICE(&s->tile[i].core[r]), NULL, errp)) {
                 return false;
             }
-            qemu_register_reset(tt_soc_cpu_reset, cpu);
         }
+        qemu_register_reset(tt_soc_tile_reset, &s->tile[i]);
     }
     /* ERISC cores after every Tensix core: cpu_index / 5 stays the tile */
     for (int c = 0; c < TT_ETH_CHANNELS; c++) {
         for (int r = 0; tt_soc_eth(s, c) && r < TT_ERISC_CORES; r++) {
-            Object *cpu = OBJECT(&s->eth[c].core[r]);
-
-            if (!qdev_realize(DEVICE(cpu), NULL, errp)) {
+            if (!qdev_realize(DEVICE(&s->eth[c].core[r]), NULL, errp)) {
                 return false;
             }
-            qemu_register_reset(tt_soc_cpu_reset, cpu);
+        }
+        if (tt_soc_eth(s, c)) {
+            qemu_register_reset(tt_soc_eth_reset, &s->eth[c]);
         }
     }
     return true;

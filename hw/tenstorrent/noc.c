@@ -900,8 +900,17 @@ void tt_noc_atomic(TTNoc *noc, const TTNocReq *r, uint32_t hi, bool mcast,
 
 /* Host accesses */
 
-int tt_noc_host_rw(TTNoc *noc, const TTNocReq *r, uint32_t rect, bool mcast,
-                   uint64_t addr, void *buf, uint32_t len, bool write)
+/* The host access this thread delivers, numbered, or 0 (see noc.h) */
+static __thread uint64_t tt_noc_host_access, tt_noc_host_accesses;
+
+uint64_t tt_noc_host_access_id(void)
+{
+    return tt_noc_host_access;
+}
+
+static int tt_noc_host_rw_one(TTNoc *noc, const TTNocReq *r, uint32_t rect,
+                              bool mcast, uint64_t addr, void *buf,
+                              uint32_t len, bool write)
 {
     const TTNocNode *dst[TT_MAX_TILES];
     int n;
@@ -963,6 +972,17 @@ int tt_noc_host_rw(TTNoc *noc, const TTNocReq *r, uint32_t rect, bool mcast,
         tt_noc_count(dst[i], r->noc, write ? TT_SLV_POSTED_WR_REQ_RECEIVED
                                            : TT_SLV_RD_REQ_RECEIVED);
     }
+    return n;
+}
+
+int tt_noc_host_rw(TTNoc *noc, const TTNocReq *r, uint32_t rect, bool mcast,
+                   uint64_t addr, void *buf, uint32_t len, bool write)
+{
+    int n;
+
+    tt_noc_host_access = ++tt_noc_host_accesses;
+    n = tt_noc_host_rw_one(noc, r, rect, mcast, addr, buf, len, write);
+    tt_noc_host_access = 0;
     return n;
 }
 

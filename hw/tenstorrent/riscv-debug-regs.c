@@ -25,7 +25,10 @@
 #include "hw/qdev-properties.h"
 #include "hw/core/cpu.h"
 #include "migration/vmstate.h"
+#include "system/runstate.h"
+#include "system/tcg.h"
 #include "target/riscv/cpu.h"
+#include "hw/tenstorrent/noc.h"
 #include "hw/tenstorrent/riscv-debug-regs.h"
 #include "hw/tenstorrent/spin-park.h"
 #include "trace.h"
@@ -96,16 +99,20 @@ static uint32_t tt_core_load_gen;
 static void tt_core_release_work(CPUState *cs, run_on_cpu_data data)
 {
     CPURISCVState *env = cpu_env(cs);
+    struct TTCoreRelease *rl = data.host_ptr;
 
-    if ((uint32_t)(data.host_ulong >> 32) != qatomic_read(&tt_core_load_gen)) {
+    if (qatomic_read(&rl->gen) != qatomic_read(&tt_core_load_gen)) {
         return;
     }
     cpu_reset(cs);
     memset(env->gpr, 0, sizeof(env->gpr));
     tt_csr_reset(env);
     tt_spin_core_reset_cpu(cs);
-    env->pc = (uint32_t)data.host_ulong;
+    env->pc = qatomic_read(&rl->pc);
     cs->halted = 0;
+    rl->epoch = env->tt_spin_epoch;
+    rl->count = env->tt_spin_count;
+    qatomic_store_release(&rl->started, true);
 }
 
 static void tt_core_hold_work(CPUState *cs, run_on_cpu_data data)
@@ -163,10 +170,12 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
                 tt_risc_debug_core_reset(&s->risc_dbg, r, s->disable_reset &
                                          BIT(tt_keep_ldm_bit[r] + 1));
             }
+            qatomic_or(&s->ran, BIT(r));
+            qatomic_set(&s->rel[r].started, false);
+            qatomic_set(&s->rel[r].pc, pc);
+            qatomic_set(&s->rel[r].gen, qatomic_read(&tt_core_load_gen));
             async_run_on_cpu(cs, tt_core_release_work,
-                             RUN_ON_CPU_HOST_ULONG(
-                                 (unsigned long)qatomic_read(&tt_core_load_gen)
-                                 << 32 | pc));
+                             RUN_ON_CPU_HOST_PTR(&s->rel[r]));
             tt_debug_regs_kick_later(s, r);
         }
     }
@@ -213,6 +222,11 @@ void tt_debug_regs_set_soft_reset(TTRiscvDebugRegs *s, uint32_t val)
     s->soft_reset = val & TT_SOFT_RESET_MASK;
     tt_debug_regs_publish_live(s);
     tt_soft_reset_update(s, old, s->soft_reset);
+}
+
+bool tt_debug_regs_take_ran(TTRiscvDebugRegs *s, int role)
+{
+    return qatomic_fetch_and(&s->ran, ~BIT(role)) & BIT(role);
 }
 
 uint32_t tt_debug_regs_get_soft_reset(TTRiscvDebugRegs *s)
@@ -380,6 +394,68 @@ static void tt_debug_regs_wait_held(TTRiscvDebugRegs *s, uint32_t old,
     }
 }
 
+/*
+ * A host that releases a core and reads what the core wrote right after
+ * (tt-umd's TestRiscProgram.DeassertResetBrisc) finds, on silicon, that
+ * the core has run by then: a PCIe round trip lasts a thousand core
+ * cycles.  Here the core's vCPU thread has to wake up and translate
+ * first, so a write from the host (not from a core, nor a frame from the
+ * wire) waits until each core it released has made
+ * progress (a store, a backward branch) or stopped.  At most
+ * TT_START_WAIT_NS for all the releases of one host write (a multicast
+ * reaches 140 tiles one after the other): a core that does neither, or a
+ * loaded host, delays the host only that long.
+ */
+#define TT_START_WAIT_NS    (20 * SCALE_MS)
+
+static bool tt_core_progressed(CPUState *cs, struct TTCoreRelease *rl)
+{
+    CPURISCVState *env = cpu_env(cs);
+
+    return qatomic_load_acquire(&rl->started) &&
+           (qatomic_read(&env->tt_spin_epoch) != rl->epoch ||
+            qatomic_read(&env->tt_spin_count) != rl->count ||
+            qatomic_read(&cs->halted) ||
+            qatomic_read(&env->tt_park) != TT_PARK_RUNNING);
+}
+
+static void tt_debug_regs_wait_started(TTRiscvDebugRegs *s, uint32_t old,
+                                       uint32_t now)
+{
+    static __thread int64_t until;
+    static __thread uint64_t access;
+    uint64_t id = tt_noc_host_access_id();
+    bool locked;
+
+    if (current_cpu || !id || !tcg_enabled() ||
+        !qemu_tcg_mttcg_enabled() || !runstate_is_running() ||
+        !(old & ~now)) {
+        return;
+    }
+    if (id != access) {
+        access = id;
+        until = get_clock() + TT_START_WAIT_NS;
+    }
+    locked = bql_locked();
+    if (locked) {
+        bql_unlock();       /* a halted vCPU thread needs it to wake up */
+    }
+    for (int r = 0; r < s->ncores; r++) {
+        uint32_t bit = tt_core_bit(s, r);
+        CPUState *cs = CPU(s->cpu[r]);
+
+        if (!(old & bit) || now & bit) {
+            continue;
+        }
+        while (!tt_core_progressed(cs, &s->rel[r]) && get_clock() < until) {
+            sched_yield();
+        }
+    }
+    if (locked) {
+        bql_lock();
+    }
+}
+
 static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
                                 unsigned size)
 {
@@ -398,6 +474,7 @@ static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
 
         tt_debug_regs_set_soft_reset(s, val);
         tt_debug_regs_wait_held(s, old, tt_debug_regs_get_soft_reset(s));
+        tt_debug_regs_wait_started(s, old, tt_debug_regs_get_soft_reset(s));
     } else if (reg) {
         WITH_QEMU_LOCK_GUARD(&s->lock) {
             qatomic_set(reg, val);
@@ -555,6 +632,7 @@ static void tt_debug_regs_realize(DeviceState *dev, Error **errp)
     TTRiscvDebugRegs *s = TT_RISCV_DEBUG_REGS(dev);
 
     s->ncores = s->ethernet ? TT_ERISC_CORES : TT_CORES_PER_TILE;
+    s->ran = MAKE_64BIT_MASK(0, s->ncores);     /* the first reset: all */
     for (int r = 0; r < s->ncores; r++) {
         if (!s->cpu[r] || !s->ldm[r]) {
             error_setg(errp, "tt-riscv-debug-regs: cpu%d/ldm%d link not set",

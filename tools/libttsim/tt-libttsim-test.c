@@ -283,6 +283,54 @@ static uint32_t rv_jal(int rd, int32_t off)
            (i >> 11 & 1) << 20 | (i >> 12 & 0xff) << 12 | rd << 7 | 0x6f;
 }
 
+/*
+ * On silicon a core has run a thousand cycles by the time a host's next
+ * access arrives: a host that releases BRISC and at once reads what BRISC
+ * stores first finds the value (tt-umd's DeassertResetBrisc), on every
+ * tile, every time.
+ */
+#define FIRST_STEP_VAR      0x10000u
+#define FIRST_STEP_ROUNDS   3
+
+static void test_first_steps(const TTHostLib *api)
+{
+    unsigned missed = 0, first_x = 0, first_y = 0;
+    uint32_t reset, zero = 0;
+    Prog prog;
+
+    for (int round = 0; round < FIRST_STEP_ROUNDS; round++) {
+        for (unsigned i = 0; i < TT_HOST_TENSIX_TILES; i++) {
+            uint32_t want = 0x87650000u | round << 8 | i, got = 0;
+            unsigned x, y;
+
+            tt_host_tensix_xy(i, &x, &y);
+            api->tile_rd(x, y, SOFT_RESET_0, &reset, 4);
+            reset |= SOFT_RESET_BRISC;
+            api->tile_wr(x, y, SOFT_RESET_0, &reset, 4);
+            prog.n = 0;
+            emit_li(&prog, T0, FIRST_STEP_VAR);
+            emit_store(&prog, 0, want);
+            prog.insn[prog.n++] = rv_jal(X0, 0);
+            api->tile_wr(x, y, FIRST_STEP_VAR, &zero, 4);
+            api->tile_wr(x, y, 0, prog.insn, prog.n * 4);
+            reset &= ~SOFT_RESET_BRISC;
+            api->tile_wr(x, y, SOFT_RESET_0, &reset, 4);
+            api->tile_rd(x, y, FIRST_STEP_VAR, &got, 4);
+            if (got != want && !missed++) {
+                first_x = x;
+                first_y = y;
+                tt_diag("round %d tile (%u,%u): read 0x%x", round, x, y, got);
+            }
+            reset |= SOFT_RESET_BRISC;
+            api->tile_wr(x, y, SOFT_RESET_0, &reset, 4);
+        }
+    }
+    tt_ok(missed == 0, "BRISC's first store is in L1 when the host reads "
+          "right after releasing it: %u of %d releases missed it (first "
+          "at (%u,%u))", missed, FIRST_STEP_ROUNDS * TT_HOST_TENSIX_TILES,
+          first_x, first_y);
+}
+
 static void iatu_wr(const TTHostLib *api, uint32_t reg, uint32_t v)
 {
     tt_host_wr32(api, LIBTTSIM_BAR2_BASE + IATU_REGION0 + reg, v);
@@ -715,9 +763,12 @@ int main(int argc, char **argv)
               "blackhole machine");
         tt_ok(true, "NOC identity registers # SKIP not a blackhole "
               "machine");
+        tt_ok(true, "a released core's first store # SKIP not a blackhole "
+              "machine");
     } else {
         test_sysmem_loopback(&api);
         test_identity(&api);
+        test_first_steps(&api);
     }
     test_edma(&api);
 

@@ -165,6 +165,13 @@ void tt_noc_atomic(TTNoc *noc, const TTNocReq *r, uint32_t hi, bool mcast,
                    bool self, uint64_t addr, uint32_t len_be, uint32_t data,
                    uint64_t ret);
 /*
+ * The host access (tt_noc_host_rw) this thread is delivering, a number
+ * that differs from the one before, or 0 if none: blocks that model what
+ * the host sees of time (riscv-debug-regs.c) ask.
+ */
+uint64_t tt_noc_host_access_id(void);
+
+/*
  * A host access through a PCIe TLB window: @len bytes between @buf and
  * @addr of node @rect (only writes multicast).  A read from no node
  * returns all-ones, as the host sees an unanswered read.  Returns the

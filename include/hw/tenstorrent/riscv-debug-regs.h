@@ -50,6 +50,8 @@ struct TTRiscvDebugRegs {
     uint32_t erisc_end_pc;
     uint32_t erisc_int_mode[5];
     int ncores;                 /* 5, or TT_ERISC_CORES if @ethernet */
+    /* cores released since their last cpu_reset(), one bit per role */
+    uint32_t ran;
 
     /* links */
     Object *cpu[TT_CORES_PER_TILE];
@@ -62,6 +64,19 @@ struct TTRiscvDebugRegs {
         MemoryRegion *ldm;      /* NULL: DISABLE_RESET keeps the LDM */
         uint32_t gen;
     } hold[TT_CORES_PER_TILE];
+    /*
+     * A release queued on a core: its reset PC and load count as for a
+     * hold; once it has run, @started and where the core's progress
+     * counters (stores, backward branches) stood, for a host waiting to
+     * see the core's first steps
+     */
+    struct TTCoreRelease {
+        uint32_t pc;
+        uint32_t gen;
+        uint32_t epoch;
+        int32_t count;
+        bool started;
+    } rel[TT_CORES_PER_TILE];
     struct TTSpinTile *spin;    /* "spin": the tile's parked cores */
     /* a word of a vfio-user client's map: @live_bit while a core runs */
     uint64_t *live_word;
@@ -73,6 +88,12 @@ struct TTRiscvDebugRegs {
 
 /* Core bit in SOFT_RESET_0 per role (BRISC 11, NCRISC 18, TRISCn 12+n) */
 uint32_t tt_soft_reset_bit(TTCoreRole role);
+
+/*
+ * Has core @role been released from reset since the last call (or ever,
+ * for the first)?  Clears the answer: the caller resets the core.
+ */
+bool tt_debug_regs_take_ran(TTRiscvDebugRegs *s, int role);
 
 /* Write SOFT_RESET_0 as the NOC or a core would (host boot path). */
 void tt_debug_regs_set_soft_reset(TTRiscvDebugRegs *s, uint32_t val);

@@ -308,21 +308,20 @@ def test_ring(build):
     stop(build, d, st)
 
 
-def test_libttsim(build):
-    """build/libttsim/p300 through the libttsim ABI (libttsim-cluster.py)"""
+def test_libttsim(build, script, label, *extra):
+    """build/libttsim/p300 through the libttsim ABI (@script)"""
     env = dict(os.environ, TT_EMU_QEMU=os.path.join(
         build, "qemu", "qemu-system-riscv32"))
-    r = subprocess.run([sys.executable, os.path.join(HERE,
-                                                     "libttsim-cluster.py"),
+    r = subprocess.run([sys.executable, os.path.join(HERE, script),
                         os.path.join(build, "libttsim", "p300",
-                                     "libttsim.so")],
-                       capture_output=True, text=True, timeout=300, env=env)
+                                     "libttsim.so")] + list(extra),
+                       capture_output=True, text=True, timeout=600, env=env)
     lines = [l for l in r.stdout.splitlines() if l.startswith(("ok", "not"))]
     for l in lines:
-        ok(l.startswith("ok"), "libttsim p300: " + l.split(" - ", 1)[-1])
+        ok(l.startswith("ok"), label + ": " + l.split(" - ", 1)[-1])
     if r.returncode or not lines:
         print("# " + r.stderr.replace("\n", "\n# "))
-        ok(False, "libttsim p300: the host program ran to the end")
+        ok(False, label + ": the host program ran to the end")
 
 
 def mem_available_gib():
@@ -348,7 +347,11 @@ def main():
     test_descriptor(build)
     test_netns(build)
     test_ring(build)
-    test_libttsim(build)
+    test_libttsim(build, "libttsim-cluster.py", "libttsim p300")
+    # ttsim's two-chip build for the same program, when the user gives it
+    x2 = os.environ.get("TTSIM_X2_LIB", "")
+    test_libttsim(build, "libttsim-bdf.py", "libttsim p300 by PCI device",
+                  *([x2] if x2 else []))
     if mem_available_gib() < 6:
         print("# galaxy skipped: under 6 GiB of memory available")
     else:

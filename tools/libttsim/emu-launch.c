@@ -188,6 +188,21 @@ void emu_links_cleanup(void)
     emu_links_owner = 0;
 }
 
+int emu_cluster_chips(void)
+{
+    char line[4096];
+    FILE *f = emu_args_file();
+    int n = 0;
+
+    while (f && fgets(line, sizeof(line), f)) {
+        n += !strncmp(line, "chip ", 5);
+    }
+    if (f) {
+        fclose(f);
+    }
+    return n > 0 ? n : 1;
+}
+
 /*
  * Chip @chip's line of a cluster's "emu-args" ("chip N OPTIONS": its
  * identity and Ethernet links, gen-cluster-files.py) with @LINKS@ made

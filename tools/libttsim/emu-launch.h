@@ -78,6 +78,12 @@ void emu_pool_report(EmuChild *e);
 /* A pooled emulator that failed us: nobody is to reuse it */
 void emu_pool_discard(EmuChild *e);
 
+/*
+ * How many chips the "emu-args" beside the library describes ("chip N"
+ * lines of a cluster's), 1 if none
+ */
+int emu_cluster_chips(void);
+
 /* Remove the cluster's link-socket directory if this process made it */
 void emu_links_cleanup(void);
 

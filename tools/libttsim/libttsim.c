@@ -152,6 +152,7 @@ typedef struct TTSim {
 
     TTSimDev dev[TTS_MAX_DEVICES];
     int ndev;                   /* devices of this session */
+    int nchips;                 /* PCI devices: the chips beside us */
     TTSimDev *cur;              /* the selected one */
 } TTSim;
 
@@ -486,13 +487,14 @@ static void tts_mbox_update(void)
  * A dword written with all ones reads back the size mask, so that BAR
  * sizing works.  BAR1/3/5 are the upper halves of BAR0/2/4.
  */
-static uint32_t tts_bar_reg(uint32_t offset)
+static uint32_t tts_bar_reg(uint32_t offset, uint32_t device)
 {
     uint32_t dword = (offset - PCI_BAR_FIRST) / 4;
     const TTSimBar *b = &tts_bars[dword / 2];
     uint64_t v;
 
-    v = (tts.cur->bar_sizing & (1u << dword)) ? ~(b->size - 1) : b->base;
+    v = (tts.cur->bar_sizing & (1u << dword)) ? ~(b->size - 1) :
+        b->base + device * LIBTTSIM_DEVICE_STRIDE;
     v |= PCI_BAR_MEM_TYPE_64;
     return (dword & 1) ? (uint32_t)(v >> 32) : (uint32_t)v;
 }
@@ -507,47 +509,88 @@ static bool tts_config_offset_ok(uint32_t offset, const char *fn)
     return true;
 }
 
+static TTSimDev *tts_chip(uint32_t chip_id, const char *fn);
+
+/*
+ * The chip PCI device @device is: bus 0, function 0, device d < the
+ * chips beside the library (ttsim's multi-MMIO builds; 1 unless a
+ * cluster's directory), started on first use.  Device 0 is the chip
+ * selected last (tt-umd's multichip mode selects, then reads "this
+ * device"), chip 0 unless libttsim_select_device_by_id() said otherwise.
+ */
+static TTSimDev *tts_pci_device(uint32_t device, const char *fn)
+{
+    if (device == 0) {
+        return tts.cur;
+    }
+    if (device >= (uint32_t)tts.nchips ||
+        (getenv("TT_EMU_SOCKET") && *getenv("TT_EMU_SOCKET"))) {
+        return NULL;
+    }
+    return tts_chip(device, fn);
+}
+
+/* No device answers: bus or function set, or past the last chip */
+static TTSimDev *tts_bdf_device(uint32_t bdf, const char *fn)
+{
+    if (bdf >> 8 || bdf & 7) {
+        return NULL;
+    }
+    return tts_pci_device(bdf >> 3, fn);
+}
+
 static uint32_t tts_config_read(uint32_t bdf, uint32_t offset)
 {
-    uint32_t v;
+    TTSimDev *d = tts_bdf_device(bdf, "libttsim_pci_config_rd32"), *was;
+    uint32_t v = UINT32_MAX;
 
-    /* One chip: bus 0, device 0, function 0; no device elsewhere */
-    if (bdf != 0 ||
-        !tts_config_offset_ok(offset, "libttsim_pci_config_rd32")) {
+    if (!d) {
         return UINT32_MAX;
     }
-    if (offset >= PCI_BAR_FIRST && offset < PCI_BAR_END) {
-        return tts_bar_reg(offset);
+    was = tts.cur;
+    tts.cur = d;
+    if (!tts_config_offset_ok(offset, "libttsim_pci_config_rd32")) {
+        /* absent */
+    } else if (offset >= PCI_BAR_FIRST && offset < PCI_BAR_END) {
+        v = tts_bar_reg(offset, bdf >> 3);
+    } else {
+        if (tts.cur->map && !mapped_before_message(tts.cur->map)) {
+            tts_fatal();
+        }
+        if (!tts_check(vfu_client_read32(&tts.cur->vfu, VFU_REGION_CONFIG,
+                                         offset, &v), "a config read")) {
+            v = UINT32_MAX;
+        }
     }
-    if (tts.cur->map && !mapped_before_message(tts.cur->map)) {
-        tts_fatal();
-    }
-    if (!tts_check(vfu_client_read32(&tts.cur->vfu, VFU_REGION_CONFIG, offset,
-                                     &v), "a config read")) {
-        return UINT32_MAX;
-    }
+    tts.cur = was;
     return v;
 }
 
 static void tts_config_write(uint32_t bdf, uint32_t offset, uint32_t data)
 {
-    if (bdf != 0 ||
-        !tts_config_offset_ok(offset, "libttsim_pci_config_wr32")) {
+    TTSimDev *d = tts_bdf_device(bdf, "libttsim_pci_config_wr32"), *was;
+
+    if (!d) {
         return;
     }
-    if (offset >= PCI_BAR_FIRST && offset < PCI_BAR_END) {
+    was = tts.cur;
+    tts.cur = d;
+    if (!tts_config_offset_ok(offset, "libttsim_pci_config_wr32")) {
+        /* dropped */
+    } else if (offset >= PCI_BAR_FIRST && offset < PCI_BAR_END) {
         uint32_t bit = 1u << ((offset - PCI_BAR_FIRST) / 4);
 
         /* The bases are fixed by the ABI; only sizing is modelled */
         tts.cur->bar_sizing = data == UINT32_MAX ? tts.cur->bar_sizing | bit :
                                               tts.cur->bar_sizing & ~bit;
-        return;
+    } else {
+        if (tts.cur->map && !mapped_before_message(tts.cur->map)) {
+            tts_fatal();
+        }
+        tts_check(vfu_client_write32(&tts.cur->vfu, VFU_REGION_CONFIG, offset,
+                                     data), "a config write");
     }
-    if (tts.cur->map && !mapped_before_message(tts.cur->map)) {
-        tts_fatal();
-    }
-    tts_check(vfu_client_write32(&tts.cur->vfu, VFU_REGION_CONFIG, offset, data),
-              "a config write");
+    tts.cur = was;
 }
 
 /* -------------------------------------------------------------- BARs -- */
@@ -676,15 +719,35 @@ static bool tts_bar_rw(uint32_t region, uint64_t offset, uint8_t *buf,
     return ok;
 }
 
+/* @paddr in PCI device d's BARs goes to d (LIBTTSIM_DEVICE_STRIDE) */
 static void tts_mem_access(uint64_t paddr, void *buf, uint32_t size,
                            bool write)
 {
+    uint64_t device = paddr / LIBTTSIM_DEVICE_STRIDE;
+    TTSimDev *d = NULL, *was = tts.cur;
     uint32_t region;
     uint64_t offset;
 
     if (size == 0) {
         return;
     }
+    if (device < LIBTTSIM_MAX_DEVICES) {
+        d = tts_pci_device(device, write ? "libttsim_pci_mem_wr_bytes"
+                                         : "libttsim_pci_mem_rd_bytes");
+    }
+    if (!d) {
+        fprintf(stderr, "libttsim: access at 0x%llx (+%u bytes) is in the "
+                "BARs of PCI device %llu; there %s\n",
+                (unsigned long long)paddr, size, (unsigned long long)device,
+                tts.nchips == 1 ? "is one, device 0"
+                                : "are devices 0 to the last chip");
+        if (!write) {
+            memset(buf, 0xff, size);
+        }
+        return;
+    }
+    tts.cur = d;
+    paddr -= device * LIBTTSIM_DEVICE_STRIDE;
     if (!tts_bar_decode(paddr, size, &region, &offset)) {
         if (!write) {
             memset(buf, 0xff, size);
@@ -696,6 +759,7 @@ static void tts_mem_access(uint64_t paddr, void *buf, uint32_t size,
         tts_bar_rw(region, offset, buf, size, write);
     }
     tts_dma_serve();
+    tts.cur = was;
 }
 
 /* ------------------------------------------------------ tile access -- */
@@ -1052,6 +1116,7 @@ TTS_EXPORT void libttsim_init(void)
     tts.initialised = true;
     tts.cur = &tts.dev[0];
     tts.ndev = 1;
+    tts.nchips = emu_cluster_chips();
     tts_open(0);
     tts.running = true;
     tts_leave();
@@ -1109,32 +1174,41 @@ static TTSimDev *tts_find(uint32_t chip_id)
 TTS_EXPORT void *libttsim_create_device_by_id(uint32_t chip_id, int chip_x,
                                               int chip_y)
 {
-    TTSimDev *d, *was;
-    char why[96];
+    TTSimDev *d;
 
     (void)chip_x;
     (void)chip_y;
     tts_enter(__func__);
     tts_require_running(__func__);
-    d = tts_find(chip_id);
-    if (!d) {
-        if (tts.ndev == TTS_MAX_DEVICES) {
-            snprintf(why, sizeof(why), "for chip %u: %d chips are the "
-                     "most one process may have", chip_id, TTS_MAX_DEVICES);
-            tts_usage_error(__func__, why);
-        }
-        if (getenv("TT_EMU_SOCKET") && *getenv("TT_EMU_SOCKET")) {
-            snprintf(why, sizeof(why), "for chip %u while TT_EMU_SOCKET "
-                     "names the one chip to attach to", chip_id);
-            tts_usage_error(__func__, why);
-        }
-        d = &tts.dev[tts.ndev++];
-        was = tts.cur;
-        tts.cur = d;
-        tts_open(chip_id);
-        tts.cur = was;
-    }
+    d = tts_chip(chip_id, __func__);
     tts_leave();
+    return d;
+}
+
+/* Chip @chip_id's slot, its QEMU started (or, warm, reused) if new */
+static TTSimDev *tts_chip(uint32_t chip_id, const char *fn)
+{
+    TTSimDev *d = tts_find(chip_id), *was;
+    char why[96];
+
+    if (d) {
+        return d;
+    }
+    if (tts.ndev == TTS_MAX_DEVICES) {
+        snprintf(why, sizeof(why), "for chip %u: %d chips are the "
+                 "most one process may have", chip_id, TTS_MAX_DEVICES);
+        tts_usage_error(fn, why);
+    }
+    if (getenv("TT_EMU_SOCKET") && *getenv("TT_EMU_SOCKET")) {
+        snprintf(why, sizeof(why), "for chip %u while TT_EMU_SOCKET "
+                 "names the one chip to attach to", chip_id);
+        tts_usage_error(fn, why);
+    }
+    d = &tts.dev[tts.ndev++];
+    was = tts.cur;
+    tts.cur = d;
+    tts_open(chip_id);
+    tts.cur = was;
     return d;
 }
 
@@ -1313,15 +1387,23 @@ static void tts_clock_yield(void)
     }
 }
 
+/* Every chip: a host that names chips by PCI device selects none */
 TTS_EXPORT void libttsim_clock(uint32_t n_clocks)
 {
+    TTSimDev *was;
+
     (void)n_clocks;
     tts_enter(__func__);
     tts_require_running(__func__);
-    if (tts.cur->map && !mapped_kick(tts.cur->map)) {
-        tts_fatal();
+    was = tts.cur;
+    for (int i = 0; i < tts.ndev; i++) {
+        tts.cur = &tts.dev[i];
+        if (tts.cur->map && !mapped_kick(tts.cur->map)) {
+            tts_fatal();
+        }
+        tts_dma_serve();
     }
-    tts_dma_serve();
+    tts.cur = was;
     tts_leave();
     tts_clock_yield();
 }

@@ -56,6 +56,13 @@ void libttsim_switch_register_peer(void *dev, uint32_t tile_id,
 #define LIBTTSIM_BAR2_SIZE  (1ull << 20)
 #define LIBTTSIM_BAR4_BASE  0x800000000ull
 #define LIBTTSIM_BAR4_SIZE  (32ull << 30)
+/*
+ * Several chips of one process as PCI devices (ttsim's multi-MMIO builds,
+ * tt-umd's BDF mode): device d of bus 0 is chip d, its BARs at the bases
+ * above plus d times this stride
+ */
+#define LIBTTSIM_DEVICE_STRIDE  (64ull << 30)
+#define LIBTTSIM_MAX_DEVICES    32      /* the BDF's 5-bit device field */
 
 #ifdef __cplusplus
 }

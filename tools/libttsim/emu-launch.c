@@ -553,9 +553,12 @@ static uint64_t emu_pool_key(char **argv)
 /*
  * The forked child of emu_pool_spawn(): forks the emulator and exits, so
  * that the emulator belongs to nobody here (the system reaps it).  It gets
- * a session of its own, the log for its output, and none of our
+ * a process group of its own, the log for its output, and none of our
  * descriptors: a host's pipe kept open by it would hold up whoever reads
- * the host's output.  Async-signal-safe calls only.
+ * the host's output.  Not a session of its own: with the kernel's
+ * autogroup scheduling a session is a group that gets a fair share of
+ * the CPUs, and a host polling on one core would leave 140 busy cores
+ * only the other (half the speed on two).  Async-signal-safe calls only.
  */
 static void emu_pool_child(EmuChild *e, int log_fd, int err_fd, int pid_fd)
 {
@@ -563,7 +566,6 @@ static void emu_pool_child(EmuChild *e, int log_fd, int err_fd, int pid_fd)
     pid_t pid;
     int fd, err;
 
-    setsid();
     pid = fork();
     if (pid != 0) {
         if (write(pid_fd, &pid, sizeof(pid)) < 0) {
@@ -571,6 +573,7 @@ static void emu_pool_child(EmuChild *e, int log_fd, int err_fd, int pid_fd)
         }
         _exit(0);
     }
+    setpgid(0, 0);
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     dup2(log_fd, STDOUT_FILENO);
@@ -767,7 +770,7 @@ void emu_pool_discard(EmuChild *e)
     }
     unlink(e->sock);
     if (e->pool_pid > 0) {
-        kill(-e->pool_pid, SIGKILL);    /* a session and group of its own */
+        kill(-e->pool_pid, SIGKILL);    /* a process group of its own */
     }
     emu_pool_release(e);
 }

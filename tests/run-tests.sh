@@ -297,6 +297,14 @@ tracing() {
 }
 suite system tracing tracing
 
+# Every option -M blackhole,help lists refuses a bad value, naming it
+machine_options() {
+    timeout 600 python3 "$src/tests/machine/options-test.py" \
+        "$Q/qemu-system-riscv32" > "$log/machine-options.log" 2>&1
+    count "$log/machine-options.log" machine-options $?
+}
+suite system machine-options machine_options
+
 # Tensix decoder against the ISA data file, through "tt disas"
 tensix_decode() {
     python3 "$src/tests/tensix/decode-test.py" "$B" "$src" \

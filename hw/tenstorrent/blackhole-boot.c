@@ -82,6 +82,28 @@ char *blackhole_fw_layout_names(void)
     return g_string_free(s, false);
 }
 
+bool blackhole_fw_parse_ldm_images(const char *spec, uint32_t *addr,
+                                   Error **errp)
+{
+    g_auto(GStrv) v = g_strsplit_set(spec, ":,", -1);
+    uint64_t a;
+
+    for (int r = 0; r < TT_CORES_PER_TILE; r++) {
+        if (!v[r] || qemu_strtou64(v[r], NULL, 0, &a) || a >= TT_L1_SIZE) {
+            error_setg(errp, "fw-ldm-images: '%s': expected five L1 "
+                       "addresses brisc:ncrisc:trisc0:trisc1:trisc2", spec);
+            return false;
+        }
+        addr[r] = a;
+    }
+    if (v[TT_CORES_PER_TILE]) {
+        error_setg(errp, "fw-ldm-images: '%s': more than five addresses",
+                   spec);
+        return false;
+    }
+    return true;
+}
+
 const TTFwLayout *blackhole_fw_layout_lookup(const char *name, Error **errp)
 {
     const TTFwLayout *l = tt_fw_layout_find(name);
@@ -186,8 +208,11 @@ static TTFwImage *tt_fw_load_elf(TTFwBoot *b, int role, bool bare,
     TTFwImage *img;
     gsize len;
 
+    /* role -1: the Ethernet tiles' image (erisc-firmware=) */
+    const char *opt = role < 0 ? "erisc-firmware" : "firmware";
+
     if (!g_file_get_contents(path, &buf, &len, &gerr)) {
-        error_setg(errp, "firmware: %s", gerr->message);
+        error_setg(errp, "%s: %s", opt, gerr->message);
         return NULL;
     }
     eh = (const Elf32_Ehdr *)buf;
@@ -195,8 +220,8 @@ static TTFwImage *tt_fw_load_elf(TTFwBoot *b, int role, bool bare,
         eh->e_ident[EI_CLASS] != ELFCLASS32 ||
         eh->e_ident[EI_DATA] != ELFDATA2LSB ||
         le16_to_cpu(eh->e_machine) != EM_RISCV) {
-        error_setg(errp, "firmware: %s is not a 32-bit little-endian RISC-V "
-                   "ELF file", path);
+        error_setg(errp, "%s: %s is not a 32-bit little-endian RISC-V "
+                   "ELF file", opt, path);
         return NULL;
     }
     img = g_new0(TTFwImage, 1);
@@ -228,18 +253,9 @@ static bool tt_fw_resolve_layout(TTFwBoot *b, int ntiles,
     if (b->go_msg >= 0) {
         b->fw.go_msg = b->go_msg;
     }
-    if (b->ldm_images) {
-        g_auto(GStrv) v = g_strsplit_set(b->ldm_images, ":,", -1);
-        uint64_t a;
-
-        for (int r = 0; r < TT_CORES_PER_TILE; r++) {
-            if (!v[r] || qemu_strtou64(v[r], NULL, 0, &a) || a >= TT_L1_SIZE) {
-                error_setg(errp, "fw-ldm-images: expected five L1 addresses "
-                           "brisc:ncrisc:trisc0:trisc1:trisc2");
-                return false;
-            }
-            b->fw.ldm_image[r] = a;
-        }
+    if (b->ldm_images &&
+        !blackhole_fw_parse_ldm_images(b->ldm_images, b->fw.ldm_image, errp)) {
+        return false;
     }
     b->num_dram = b->num_dram_banks >= 0 ? b->num_dram_banks
                      : b->fw.num_dram_banks ? b->fw.num_dram_banks : ndram;

@@ -152,6 +152,29 @@ static void blackhole_register_boot(Notifier *n, void *data)
     qemu_register_reset(blackhole_fw_boot, &m->boot);
 }
 
+/*
+ * Options every machine has that mean nothing here: refused, rather than
+ * left to look as if they did something
+ */
+static bool blackhole_check_generic(MachineState *ms, Error **errp)
+{
+    const char *what = ms->kernel_filename ? "kernel" : ms->dtb ? "dtb"
+                     : ms->dt_compatible ? "dt-compatible"
+                     : ms->phandle_start ? "phandle-start" : NULL;
+
+    if (what) {
+        error_setg(errp, "%s: the Blackhole machine has no Linux boot and no "
+                   "device tree; its cores run firmware= (tt-metal's) or "
+                   "code put in L1 with -device loader", what);
+        return false;
+    }
+    if (machine_usb(ms)) {
+        error_setg(errp, "usb=on: the Blackhole machine has no USB");
+        return false;
+    }
+    return true;
+}
+
 static void blackhole_machine_init(MachineState *ms)
 {
     TTBlackholeMachine *m = TT_BLACKHOLE_MACHINE(ms);
@@ -160,7 +183,8 @@ static void blackhole_machine_init(MachineState *ms)
     uint32_t cols;
     int bank;
 
-    if (!tt_parse_board(m, &board, &cols, &bank, &error_fatal)) {
+    if (!blackhole_check_generic(ms, &error_fatal) ||
+        !tt_parse_board(m, &board, &cols, &bank, &error_fatal)) {
         return;
     }
     object_initialize_child(OBJECT(ms), "soc", s, TYPE_TT_BLACKHOLE_SOC);
@@ -232,8 +256,36 @@ static void blackhole_machine_init(MachineState *ms)
 TT_STR_PROP(board, board)
 TT_STR_PROP(harvested_cols, harvested_cols)
 TT_STR_PROP(harvested_dram_bank, harvested_dram_bank)
-TT_STR_PROP(fw_layout, boot.layout)
-TT_STR_PROP(fw_ldm_images, boot.ldm_images)
+/* Checked when given, so that a bad value never passes unnoticed */
+#define TT_CHECKED_STR_PROP(name, field, check)                               \
+    static char *tt_get_##name(Object *obj, Error **errp)                     \
+    {                                                                         \
+        return g_strdup(TT_BLACKHOLE_MACHINE(obj)->field);                    \
+    }                                                                         \
+    static void tt_set_##name(Object *obj, const char *v, Error **errp)       \
+    {                                                                         \
+        TTBlackholeMachine *m = TT_BLACKHOLE_MACHINE(obj);                    \
+        if (!check(v, errp)) {                                                \
+            return;                                                           \
+        }                                                                     \
+        g_free(m->field);                                                     \
+        m->field = g_strdup(v);                                               \
+    }
+
+static bool tt_check_fw_layout(const char *v, Error **errp)
+{
+    return blackhole_fw_layout_lookup(v, errp) != NULL;
+}
+
+static bool tt_check_ldm_images(const char *v, Error **errp)
+{
+    uint32_t addr[TT_CORES_PER_TILE];
+
+    return blackhole_fw_parse_ldm_images(v, addr, errp);
+}
+
+TT_CHECKED_STR_PROP(fw_layout, boot.layout, tt_check_fw_layout)
+TT_CHECKED_STR_PROP(fw_ldm_images, boot.ldm_images, tt_check_ldm_images)
 TT_STR_PROP(erisc_firmware, boot.erisc_firmware)
 TT_STR_PROP(pcie_endpoint, pcie_endpoint)
 
@@ -253,11 +305,31 @@ static void tt_set_i64(Object *obj, Visitor *v, const char *name,
     if (!visit_type_int64(v, name, &val, errp)) {
         return;
     }
-    if (val < -1 || val > UINT32_MAX) {
-        error_setg(errp, "%s: 0x%" PRIx64 " is out of range", name, val);
+    /* -1, "not given", is the default only */
+    if (val < 0 || val > UINT32_MAX) {
+        error_setg(errp, "%s: %" PRId64 " is out of range (0 to 0x%x)", name,
+                   val, UINT32_MAX);
         return;
     }
     *(int64_t *)((char *)obj + (uintptr_t)opaque) = val;
+}
+
+#define TT_HANG_REPORT_MAX  (24 * 3600)
+
+static void tt_set_hang_report(Object *obj, Visitor *v, const char *name,
+                               void *opaque, Error **errp)
+{
+    int64_t val;
+
+    if (!visit_type_int64(v, name, &val, errp)) {
+        return;
+    }
+    if (val < 0 || val > TT_HANG_REPORT_MAX) {
+        error_setg(errp, "hang-report: %" PRId64 " is not a number of "
+                   "seconds from 0 (off) to %d", val, TT_HANG_REPORT_MAX);
+        return;
+    }
+    TT_BLACKHOLE_MACHINE(obj)->hang_report = val;
 }
 
 static void tt_get_eth(Object *obj, Visitor *v, const char *name,
@@ -461,11 +533,14 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
     object_class_property_set_description(oc, "fw-ldm-images",
         "Override: L1 scratch addresses of the five LDM init images "
         "(brisc:ncrisc:trisc0:trisc1:trisc2)");
-    tt_add_override(oc, "hang-report",
-                    offsetof(TTBlackholeMachine, hang_report),
-                    "Print the chip summary to stderr when no core has run "
-                    "for this many seconds while a core polls, waits or a "
-                    "launch is pending (default 0: off)");
+    object_class_property_add(oc, "hang-report", "int", tt_get_i64,
+                              tt_set_hang_report, NULL,
+                              (void *)offsetof(TTBlackholeMachine,
+                                               hang_report));
+    object_class_property_set_description(oc, "hang-report",
+        "Print the chip summary to stderr when no core has run for this "
+        "many seconds while a core polls, waits or a launch is pending "
+        "(default 0: off)");
     tt_add_override(oc, "fw-bank-table",
                     offsetof(TTBlackholeMachine, boot.bank_table),
                     "Override: L1 address of the bank-to-NOC table");

@@ -68,6 +68,9 @@ typedef struct TTFwBoot {
 /* Names of the known layouts, ", "-separated (for help texts) */
 char *blackhole_fw_layout_names(void);
 const TTFwLayout *blackhole_fw_layout_lookup(const char *name, Error **errp);
+/* fw-ldm-images: five L1 addresses, brisc:ncrisc:trisc0:trisc1:trisc2 */
+bool blackhole_fw_parse_ldm_images(const char *spec, uint32_t *addr,
+                                   Error **errp);
 
 /*
  * Resolve the layout and load the ELF files named by the options;

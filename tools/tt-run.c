@@ -286,6 +286,7 @@ int main(int argc, char **argv)
     size_t stream_len = 0;
     double t0, t_first = 0;
     int bad;
+    bool defaults = false;
 
     parse_opts(argc, argv, &o);
     b = ttr_board_find(o.board);
@@ -301,12 +302,21 @@ int main(int argc, char **argv)
             return 1;
         }
         o.kernels = beside_exe(rel);
+        defaults = true;
     }
     if (!o.fw) {
         if (asprintf(&rel, "dispatch/%s/fw", l->name) < 0) {
             return 1;
         }
         o.fw = beside_exe(rel);
+        defaults = true;
+    }
+    /* the project's firmware and kernels are built by make, not make demo */
+    if (defaults && (access(o.kernels, F_OK) || access(o.fw, F_OK))) {
+        fprintf(stderr, "%s: %s or %s is not built: run 'make' (or 'make "
+                "dispatch') first, or name others with --kernels and --fw\n",
+                PROG, o.kernels, o.fw);
+        return 1;
     }
     if (!o.lib) {
         o.lib = beside_exe("libttsim/libttsim.so");

@@ -109,6 +109,7 @@ struct TTVfioUser {
     uint32_t poll_us;           /* busy-poll after a request (property) */
     uint32_t idle_exit;         /* s without a client before quitting, or 0 */
     bool detach_reset;          /* power-cycle when a client goes (prop.) */
+    bool exit_on_detach;        /* quit when a client goes (property) */
     int64_t idle_since;         /* no client since (ns, realtime), or 0 */
     bool share_ram;             /* offer the host map (property) */
     TTHostMap *hm;              /* regions 10 and 11, or NULL */
@@ -664,7 +665,10 @@ static void tt_vfu_run(TTVfioUser *o)
     }
     if (gone) {
         trace_tt_vfu_detached(o->socket, o->detach_reset);
-        if (!o->detach_reset && !o->idle_exit) {
+        if (o->exit_on_detach) {
+            /* the client that started us is done with us */
+            qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_QMP_QUIT);
+        } else if (!o->detach_reset && !o->idle_exit) {
             warn_report("tt-vfio-user: client on %s gone; the chip keeps its "
                         "state for the next one", o->socket);
         }
@@ -1002,6 +1006,16 @@ static void tt_vfu_set_detach_reset(Object *obj, bool v, Error **errp)
     TT_VFIO_USER(obj)->detach_reset = v;
 }
 
+static bool tt_vfu_get_exit_on_detach(Object *obj, Error **errp)
+{
+    return TT_VFIO_USER(obj)->exit_on_detach;
+}
+
+static void tt_vfu_set_exit_on_detach(Object *obj, bool v, Error **errp)
+{
+    TT_VFIO_USER(obj)->exit_on_detach = v;
+}
+
 static bool tt_vfu_get_share_ram(Object *obj, Error **errp)
 {
     return TT_VFIO_USER(obj)->share_ram;
@@ -1107,6 +1121,11 @@ static void tt_vfu_class_init(ObjectClass *klass, const void *data)
     object_class_property_set_description(klass, "detach-reset",
         "power-cycle the chip when a client goes, before the next one "
         "attaches (default off: the chip keeps its state)");
+    object_class_property_add_bool(klass, "exit-on-detach",
+                                   tt_vfu_get_exit_on_detach,
+                                   tt_vfu_set_exit_on_detach);
+    object_class_property_set_description(klass, "exit-on-detach",
+        "quit when the client goes (default off)");
     object_class_property_add_bool(klass, "share-ram", tt_vfu_get_share_ram,
                                    tt_vfu_set_share_ram);
     object_class_property_set_description(klass, "share-ram",

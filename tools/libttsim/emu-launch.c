@@ -32,6 +32,7 @@
 #define EMU_DEFAULT_ARGS    "-M blackhole"
 #define EMU_SOCK_NAME       "bh.sock"
 #define EMU_TERM_GRACE_MS   5000
+#define EMU_DETACH_GRACE_MS 3000    /* to quit by itself once we hang up */
 #define EMU_POOL_SLOTS      8       /* kept emulators per command line */
 
 /* Options we always add: no display, monitor or serial on our stdio */
@@ -73,18 +74,21 @@ static char *emu_find_binary(const char *name)
 /*
  * QEMU option values separate keys with ','; a literal ',' is ",,".  A
  * pooled emulator (@idle_s > 0) quits after that long without a client
- * and power-cycles the chip whenever one goes.
+ * and power-cycles the chip whenever one goes; our own child quits when
+ * we hang up.  The socket comes last.
  */
 static char *emu_object_arg(const char *sock, unsigned idle_s)
 {
-    static const char prefix[] = "tt-vfio-user,id=vfu0,socket=";
-    char *s = malloc(sizeof(prefix) + 2 * strlen(sock) + 48);
+    char *s = malloc(96 + 2 * strlen(sock));
     char *p;
 
     if (!s) {
         return NULL;
     }
-    p = stpcpy(s, prefix);
+    p = s + (idle_s ? sprintf(s, "tt-vfio-user,id=vfu0,idle-exit=%u,"
+                              "detach-reset=on,socket=", idle_s)
+                    : sprintf(s, "tt-vfio-user,id=vfu0,exit-on-detach=on,"
+                              "socket="));
     for (; *sock; sock++) {
         *p++ = *sock;
         if (*sock == ',') {
@@ -92,9 +96,6 @@ static char *emu_object_arg(const char *sock, unsigned idle_s)
         }
     }
     *p = '\0';
-    if (idle_s) {
-        sprintf(p, ",idle-exit=%u,detach-reset=on", idle_s);
-    }
     return s;
 }
 
@@ -869,6 +870,15 @@ void emu_remove_tmpdir(EmuChild *e)
         }
         e->tmpdir[0] = '\0';
     }
+}
+
+void emu_stop_detached(EmuChild *e)
+{
+    /* it quits by itself once it sees us hang up (exit-on-detach) */
+    if (!e->pooled && e->have_thread && e->pid > 0) {
+        (void)emu_wait_exit(e, EMU_DETACH_GRACE_MS);
+    }
+    emu_stop(e);
 }
 
 void emu_stop(EmuChild *e)

@@ -107,6 +107,13 @@ void emu_describe_status(int status, char *buf, size_t len);
 void emu_stop(EmuChild *e);
 
 /*
+ * emu_stop() once we have hung up on it: our child quits by itself then
+ * (exit-on-detach), quietly; it is signalled only if it has not within a
+ * few seconds.
+ */
+void emu_stop_detached(EmuChild *e);
+
+/*
  * Stop the child when nothing of it is to be saved (a kept emulator at
  * the host's exit, a host about to exit on a usage error): SIGKILL, then
  * wait a moment until it is reaped, so that no zombie is left to a parent

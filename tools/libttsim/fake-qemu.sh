@@ -15,7 +15,7 @@
 
 expect="${FAKE_QEMU_ARGS:--M blackhole} -display none -monitor none -serial none -object"
 case "$*" in
-"$expect tt-vfio-user,id=vfu0,socket="*) ;;
+"$expect tt-vfio-user,id=vfu0,"*"socket="*) ;;
 *)
     echo "fake-qemu: unexpected command line: $*" >&2
     echo "fake-qemu: expected: $expect tt-vfio-user,id=vfu0,socket=..." >&2
@@ -24,5 +24,5 @@ case "$*" in
 esac
 
 for arg; do :; done     # the last argument: the object
-sock=${arg#tt-vfio-user,id=vfu0,socket=}
+sock=${arg##*,socket=}
 exec "$FAKE_QEMU_SERVER" "$sock"

@@ -1097,7 +1097,7 @@ static void tts_close(void)
     } else {
         vfu_client_close(&d->vfu);
         if (d->spawned) {
-            emu_stop(&d->emu);
+            emu_stop_detached(&d->emu);
             d->spawned = false;
         }
     }

@@ -33,6 +33,7 @@
 #include "hw/tenstorrent/noc.h"
 #include "hw/tenstorrent/spin-park.h"
 #include "hw/tenstorrent/tt-tile-map.h"     /* generated */
+#include "trace.h"
 
 /* Atomic opcodes, NOC_AT_LEN_BE[14:12] (tt-metal noc_parameters.h) */
 enum {
@@ -576,6 +577,8 @@ uint32_t tt_noc_read(TTNoc *noc, const TTNocReq *r, uint32_t src_hi,
     len = tt_noc_len(r, len, (!src || src->l1) && dst->l1);
     len = tt_noc_mmio_len(r, src, &saddr, len);
     len = tt_noc_mmio_len(r, dst, &daddr, len);
+    trace_tt_noc_read(r->x, r->y, r->noc, r->buf, src_hi & 0x3f,
+                      (src_hi >> 6) & 0x3f, saddr, src != NULL, daddr, len);
     /* a read from no node returns all-ones (tt_noc_copy) */
     tt_noc_copy(r, src, saddr, &dst, 1, daddr, len);
     if (src) {
@@ -608,6 +611,8 @@ int tt_noc_write(TTNoc *noc, const TTNocReq *r, uint64_t saddr,
         }
     }
     *len = tt_noc_mmio_len(r, src, &saddr, *len);
+    trace_tt_noc_write(r->x, r->y, r->noc, saddr, dst_hi & 0x3f,
+                       (dst_hi >> 6) & 0x3f, mcast, n, daddr, *len);
     tt_noc_copy(r, src, saddr, dst, n, daddr, *len);
     for (int i = 0; i < n; i++) {
         tt_noc_count(dst[i], r->noc, r->posted
@@ -629,6 +634,8 @@ void tt_noc_write_inline(TTNoc *noc, const TTNocReq *r, uint32_t hi,
     const TTNocNode *dst = tt_noc_unicast(noc, r, hi);
     uint8_t buf[4];
 
+    trace_tt_noc_write_inline(r->x, r->y, r->noc, hi & 0x3f, (hi >> 6) & 0x3f,
+                              addr, data, be);
     stl_le_p(buf, data);
     if (dst && dst->l1 && addr < TT_TILE_L1_SIZE) {
         qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d NOC%d: inline write to L1 "
@@ -872,17 +879,34 @@ void tt_noc_atomic(TTNoc *noc, const TTNocReq *r, uint32_t hi, bool mcast,
         dst[0] = tt_noc_unicast(noc, r, hi);
         n = dst[0] != NULL;
     }
+    trace_tt_noc_atomic(r->x, r->y, r->noc, hi & 0x3f, (hi >> 6) & 0x3f,
+                        mcast, n, addr, len_be, data);
     for (int i = 0; i < n; i++) {
+        hwaddr maplen = 16;
+        uint32_t *blk;
+
         /* TARG has 64 bits: block + 16 could wrap around to a small value */
         if (!dst[i]->l1 || block >= memory_region_size(dst[i]->l1) ||
             memory_region_size(dst[i]->l1) - block < 16) {
             tt_noc_req_error(r, "atomic target is not Tensix L1: dropped");
             continue;
         }
-        old = tt_noc_atomic_block(r, (uint32_t *)
-                                  ((uint8_t *)memory_region_get_ram_ptr(
-                                      dst[i]->l1) + block),
-                                  addr, len_be, data);
+        /*
+         * L1 itself (atomic against the cores' own AMOs), mapped so that
+         * unmapping accounts the write as any other: translated code from
+         * those bytes dropped, dirty bits set
+         */
+        blk = address_space_map(dst[i]->as, block, &maplen, true,
+                                MEMTXATTRS_UNSPECIFIED);
+        if (!blk || maplen < 16) {
+            if (blk) {
+                address_space_unmap(dst[i]->as, blk, maplen, true, 0);
+            }
+            tt_noc_req_error(r, "atomic target cannot be mapped: dropped");
+            continue;
+        }
+        old = tt_noc_atomic_block(r, blk, addr, len_be, data);
+        address_space_unmap(dst[i]->as, blk, maplen, true, maplen);
         tt_noc_wake(dst[i]);
         tt_noc_count(dst[i], r->noc, r->posted
                      ? TT_SLV_POSTED_ATOMIC_RECEIVED

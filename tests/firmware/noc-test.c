@@ -241,6 +241,31 @@ static void test_errors(void)
        rd + 1, "a read from no node completes with all-ones");
 }
 
+/*
+ * An atomic is a write like any other for translated code: a function in
+ * L1 that has run once (and so is translated) returns the new immediate
+ * after an atomic adds to its first instruction.  QEMU needs no fence.i
+ * for that; the cores' ISA string leaves Zifencei out anyway.
+ */
+#define CODE        0x60000u
+#define RV_ADDI_A0_ZERO(imm)    (((uint32_t)(imm) << 20) | (10u << 7) | 0x13u)
+#define RV_RET                  0x00008067u
+
+static void test_atomic_code(void)
+{
+    int (*f)(void) = (int (*)(void))CODE;
+    int before, after;
+
+    REG32(CODE) = RV_ADDI_A0_ZERO(7);
+    REG32(CODE + 4) = RV_RET;
+    before = f();
+    noc_atomic(0, my_xy(0), CODE, AT_INCR_GET(CODE), 1u << 20, RET, 0);
+    after = f();
+    ok(before == 7 && after == 8 && REG32(RET) == RV_ADDI_A0_ZERO(7) &&
+       REG32(CODE) == RV_ADDI_A0_ZERO(8),
+       "an atomic on an instruction that has run: the new one runs");
+}
+
 void core_main(int role, int kind)
 {
     if (role != BRISC || REG32(NOC_ID_LOGICAL(0)) != REPORTER_ID) {
@@ -254,6 +279,7 @@ void core_main(int role, int kind)
     test_multicast();
     test_atomics();
     test_atomics_more();
+    test_atomic_code();
     test_streams();
     test_errors();
     tap_done();

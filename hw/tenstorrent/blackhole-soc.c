@@ -148,6 +148,20 @@ static uint64_t tt_soc_asic_id(TTBlackholeSoC *s)
  * the machine named for it (or none: link down), and the chip's identity
  * its base firmware reports to the peer
  */
+/* Every enabled Ethernet tile's base firmware, in virtual time */
+static void blackhole_soc_eth_fw(void *opaque)
+{
+    TTBlackholeSoC *s = opaque;
+
+    for (int c = 0; c < TT_ETH_CHANNELS; c++) {
+        if (tt_soc_eth(s, c)) {
+            tt_eth_tile_base_fw(tt_soc_eth(s, c));
+        }
+    }
+    timer_mod(s->eth_fw_timer, qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) +
+              TT_ETH_BASE_FW_PERIOD_MS);
+}
+
 static bool blackhole_soc_create_eth(TTBlackholeSoC *s, Error **errp)
 {
     Object *clusters[TT_ERISC_CORES];
@@ -509,6 +523,12 @@ static void blackhole_soc_build(TTBlackholeSoC *s, Error **errp)
     if (!blackhole_soc_create_eth(s, errp) ||
         !blackhole_soc_realize_cpus(s, errp)) {
         return;
+    }
+    if (~s->grid.harvested_eth & MAKE_64BIT_MASK(0, TT_ETH_CHANNELS)) {
+        s->eth_fw_timer = timer_new_ms(QEMU_CLOCK_VIRTUAL,
+                                       blackhole_soc_eth_fw, s);
+        timer_mod(s->eth_fw_timer, qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) +
+                  TT_ETH_BASE_FW_PERIOD_MS);
     }
     qdev_prop_set_uint8(DEVICE(&s->pcie), "x", s->grid.pcie_x);
     object_property_set_link(OBJECT(&s->pcie), "noc", OBJECT(&s->noc),

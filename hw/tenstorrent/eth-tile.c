@@ -17,7 +17,12 @@
 #include "hw/sysbus.h"
 #include "system/ramblock.h"
 #include "migration/vmstate.h"
+#include "qemu/atomic.h"
+#include "qemu/bswap.h"
+#include "qemu/log.h"
 #include "hw/tenstorrent/eth-tile.h"
+#include "hw/tenstorrent/ttlink.h"
+#include "trace.h"
 
 /* Core names in gdb's thread list and the CPU clusters: x20y25-erisc0 */
 const char *const tt_erisc_name[TT_ERISC_CORES] = { "erisc0", "erisc1" };
@@ -30,6 +35,74 @@ void tt_eth_tile_init_cores(TTEthTile *t, Object *clusters[])
 
         object_initialize_child(clusters[r], name, &t->core[r],
                                 TYPE_RISCV_CPU_TT_BH_DM);
+    }
+}
+
+/* The base firmware */
+
+/* lui sp, SP; lui t0, %hi(pc); addi t0, t0, %lo(pc); jr t0 (RV32I) */
+static void tt_eth_tile_trampoline(uint32_t pc, uint32_t *w)
+{
+    uint32_t hi = (pc + 0x800) >> 12, lo = pc - (hi << 12);
+
+    w[0] = cpu_to_le32((TT_ETH_FW_E0_SP & 0xfffff000u) | 2 << 7 | 0x37);
+    w[1] = cpu_to_le32((hi & 0xfffff) << 12 | 5 << 7 | 0x37);
+    w[2] = cpu_to_le32((lo & 0xfff) << 20 | 5 << 15 | 5 << 7 | 0x13);
+    w[3] = cpu_to_le32(5 << 15 | 0x67);
+}
+
+/* RELEASE_CORE: E0 from reset again, at @pc with the firmware's stack */
+static void tt_eth_tile_release_e0(TTEthTile *t, uint32_t pc)
+{
+    uint32_t bit = tt_soft_reset_bit(TT_BRISC);    /* E0's */
+    uint32_t reset = tt_debug_regs_get_soft_reset(&t->dbg);
+    uint32_t w[4];
+
+    tt_eth_tile_trampoline(pc, w);
+    /* a write as any other: code translated from the last one goes */
+    address_space_write(&t->noc_as, TT_ETH_FW_TRAMPOLINE,
+                        MEMTXATTRS_UNSPECIFIED, w, sizeof(w));
+    if (!(reset & bit)) {
+        tt_debug_regs_set_soft_reset(&t->dbg, reset | bit);
+    }
+    tt_debug_regs_set_reset_pc(&t->dbg, 0, TT_ETH_FW_TRAMPOLINE);
+    tt_debug_regs_set_soft_reset(&t->dbg, reset & ~bit);
+}
+
+void tt_eth_tile_base_fw(TTEthTile *t)
+{
+    uint8_t *l1 = memory_region_get_ram_ptr(&t->sram);
+    bool answered = false;
+
+    for (int i = 0; i < TT_ETH_MAILBOXES; i++) {
+        uint8_t *mb = l1 + TT_ETH_MAILBOX + i * TT_ETH_MAILBOX_SIZE;
+        uint32_t msg = ldl_le_p(mb);
+        uint32_t type = msg & ~TT_ETH_MSG_STATUS_MASK;
+
+        if ((msg & TT_ETH_MSG_STATUS_MASK) != TT_ETH_MSG_CALL) {
+            continue;
+        }
+        trace_tt_eth_mailbox(t->channel, i, type, ldl_le_p(mb + 4));
+        if (type == TT_ETH_MSG_RELEASE_CORE) {
+            tt_eth_tile_release_e0(t, ldl_le_p(mb + 4));
+        } else {
+            qemu_log_mask(LOG_UNIMP, "tt-eth-tile: channel %d mailbox %d: "
+                          "message type 0x%x acknowledged, not carried "
+                          "out\n", t->channel, i, type);
+        }
+        memset(mb + 4, 0, TT_ETH_MAILBOX_SIZE - 4);
+        qatomic_store_release((uint32_t *)mb,
+                              cpu_to_le32(TT_ETH_MSG_DONE | type));
+        answered = true;
+    }
+    if (tt_debug_regs_get_soft_reset(&t->dbg) & tt_soft_reset_bit(TT_BRISC)) {
+        /* E0 held: its base firmware would be alive; nobody waits on it */
+        uint32_t hb = ldl_le_p(l1 + TT_ETH_HEARTBEAT);
+
+        stl_le_p(l1 + TT_ETH_HEARTBEAT, 0xabcd0000u | ((hb + 1) & 0xffff));
+    }
+    if (answered) {
+        tt_spin_wake(&t->spin);         /* E1 may wait for an answer */
     }
 }
 

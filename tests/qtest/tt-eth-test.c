@@ -13,6 +13,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/units.h"
+#include "qemu/timer.h"
 #include <sys/socket.h>
 #include <sys/un.h>
 #include "hw/registerfields.h"
@@ -99,6 +100,50 @@ static void wait_idle(QTestState *a, int x, int q)
         g_assert_cmpint(us, <, WAIT_US);
         g_usleep(1000);
     }
+}
+
+/*
+ * The base firmware's mailbox, which the model answers every 10 ms of
+ * virtual time: RELEASE_CORE starts E0 at arg0 through a trampoline that
+ * sets its stack; other messages are acknowledged; the heartbeat moves
+ * while E0 is held.  Expected words worked out by hand (RV32I).
+ */
+static void test_mailbox(void)
+{
+    QTestState *q = qtest_init("-M blackhole");
+    uint32_t mb1 = TT_ETH_MAILBOX + TT_ETH_MAILBOX_SIZE;
+    uint32_t soft = TT_ETH_DEBUG_REGS_BASE + A_SOFT_RESET_0;
+    uint32_t hb0 = rd(q, CH2_X, TT_ETH_HEARTBEAT), hb1;
+
+    qtest_clock_step(q, 25 * SCALE_MS);
+    hb1 = rd(q, CH2_X, TT_ETH_HEARTBEAT);
+    g_assert_cmphex(hb1 >> 16, ==, 0xabcd);
+    g_assert_cmpuint((hb1 - hb0) & 0xffff, >=, 2);
+
+    /* mailbox 1 (E1's), an unknown type: acknowledged, args cleared */
+    wr(q, CH2_X, mb1 + 4, 0x1234);
+    wr(q, CH2_X, mb1, TT_ETH_MSG_CALL | 0x77);
+    qtest_clock_step(q, 10 * SCALE_MS);
+    g_assert_cmphex(rd(q, CH2_X, mb1), ==, TT_ETH_MSG_DONE | 0x77);
+    g_assert_cmphex(rd(q, CH2_X, mb1 + 4), ==, 0);
+
+    /* RELEASE_CORE from the host's mailbox: E0 at 0x12345 */
+    wr(q, CH2_X, TT_ETH_MAILBOX + 4, 0x12345);
+    wr(q, CH2_X, TT_ETH_MAILBOX, TT_ETH_MSG_CALL | TT_ETH_MSG_RELEASE_CORE);
+    qtest_clock_step(q, 10 * SCALE_MS);
+    g_assert_cmphex(rd(q, CH2_X, TT_ETH_MAILBOX), ==,
+                    TT_ETH_MSG_DONE | TT_ETH_MSG_RELEASE_CORE);
+    g_assert_cmphex(rd(q, CH2_X, soft), ==, 0x1000);     /* E1 still held */
+    g_assert_cmphex(rd(q, CH2_X, TT_ETH_ERISC_CTRL_BASE + A_ERISC0_RESET_PC),
+                    ==, TT_ETH_FW_TRAMPOLINE);
+    /* lui sp, 0xffb02; lui t0, 0x12; addi t0, t0, 0x345; jr t0 */
+    g_assert_cmphex(rd(q, CH2_X, TT_ETH_FW_TRAMPOLINE), ==, 0xffb02137);
+    g_assert_cmphex(rd(q, CH2_X, TT_ETH_FW_TRAMPOLINE + 4), ==, 0x000122b7);
+    g_assert_cmphex(rd(q, CH2_X, TT_ETH_FW_TRAMPOLINE + 8), ==, 0x34528293);
+    g_assert_cmphex(rd(q, CH2_X, TT_ETH_FW_TRAMPOLINE + 12), ==, 0x00028067);
+    /* the other channels' mailboxes are untouched */
+    g_assert_cmphex(rd(q, CH3_X, TT_ETH_MAILBOX), ==, 0);
+    qtest_quit(q);
 }
 
 /* One chip alone: power-on state, identity, bad commands */
@@ -620,6 +665,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/blackhole/eth/registers", test_registers);
     qtest_add_func("/blackhole/eth/options", test_options);
+    qtest_add_func("/blackhole/eth/mailbox", test_mailbox);
     qtest_add_func("/blackhole/eth/two-chips", test_two_chips);
     qtest_add_func("/blackhole/eth/lossy", test_lossy);
     qtest_add_func("/blackhole/eth/erisc", test_erisc);

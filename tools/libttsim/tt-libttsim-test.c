@@ -331,6 +331,46 @@ static void test_first_steps(const TTHostLib *api)
           first_x, first_y);
 }
 
+/*
+ * The Ethernet base firmware's mailbox, as tt-metal's 2-ERISC mode uses it:
+ * a program put in an Ethernet tile's L1 and a RELEASE_CORE message with
+ * its address start E0 there, its stack pointer the firmware's.
+ */
+#define ETH_X               20          /* translated: logical channel 0 */
+#define ETH_Y               25
+#define ETH_PROG            0x20000u
+#define ETH_OUT             0x21000u
+#define ETH_MAILBOX         0x7d000u
+#define ETH_MSG_RELEASE     0xca110002u
+#define ETH_MSG_RELEASED    0xd0e50002u
+
+static void test_eth_release(const TTHostLib *api)
+{
+    uint32_t out[2] = { 0, 0 }, msg = 0, arg = ETH_PROG;
+    time_t until = time(NULL) + DMA_WAIT_S;
+    Prog prog = { .n = 0 };
+
+    emit_li(&prog, T0, ETH_OUT);
+    prog.insn[prog.n++] = rv_sw(2, T0, 0);              /* sw sp, 0(t0) */
+    emit_store(&prog, 4, 0x600d);
+    prog.insn[prog.n++] = rv_jal(X0, 0);
+    api->tile_wr(ETH_X, ETH_Y, ETH_OUT, out, sizeof(out));
+    api->tile_wr(ETH_X, ETH_Y, ETH_PROG, prog.insn, prog.n * 4);
+    api->tile_wr(ETH_X, ETH_Y, ETH_MAILBOX + 4, &arg, 4);
+    msg = ETH_MSG_RELEASE;
+    api->tile_wr(ETH_X, ETH_Y, ETH_MAILBOX, &msg, 4);
+    do {
+        api->clock(100);
+        api->tile_rd(ETH_X, ETH_Y, ETH_MAILBOX, &msg, 4);
+        api->tile_rd(ETH_X, ETH_Y, ETH_OUT, out, sizeof(out));
+    } while ((msg != ETH_MSG_RELEASED || out[1] != 0x600d) &&
+             time(NULL) < until);
+    tt_ok(msg == ETH_MSG_RELEASED && out[1] == 0x600d &&
+          out[0] == 0xffb02000u, "Ethernet mailbox RELEASE_CORE: answered "
+          "(0x%08x), E0 ran the program (0x%x) with sp 0x%08x", msg, out[1],
+          out[0]);
+}
+
 static void iatu_wr(const TTHostLib *api, uint32_t reg, uint32_t v)
 {
     tt_host_wr32(api, LIBTTSIM_BAR2_BASE + IATU_REGION0 + reg, v);
@@ -765,10 +805,12 @@ int main(int argc, char **argv)
               "machine");
         tt_ok(true, "a released core's first store # SKIP not a blackhole "
               "machine");
+        tt_ok(true, "Ethernet mailbox # SKIP not a blackhole machine");
     } else {
         test_sysmem_loopback(&api);
         test_identity(&api);
         test_first_steps(&api);
+        test_eth_release(&api);
     }
     test_edma(&api);
 

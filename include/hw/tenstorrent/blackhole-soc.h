@@ -46,6 +46,7 @@ struct TTBlackholeSoC {
     uint64_t ram_size;
 
     bool pc_pending;            /* BQL: tt_soc_power_cycle() resets */
+    QEMUTimer *eth_fw_timer;    /* the Ethernet tiles' base firmware */
 
     /* properties */
     char *eth_netdev[TT_ETH_CHANNELS];  /* "ethN": the channel's netdev id */

@@ -69,4 +69,12 @@ struct TTEthTile {
 /* Create the two cores as children of @clusters (E0's, E1's); call first */
 void tt_eth_tile_init_cores(TTEthTile *t, Object *clusters[]);
 
+/*
+ * What the base firmware on E0 does between two calls, in its place:
+ * answer the mailboxes, and while E0 is held move the heartbeat.  The
+ * chip calls it every TT_ETH_BASE_FW_PERIOD_MS of virtual time.
+ */
+#define TT_ETH_BASE_FW_PERIOD_MS    10
+void tt_eth_tile_base_fw(TTEthTile *t);
+
 #endif

@@ -141,6 +141,27 @@ enum {
 #define TT_ETH_FW_VERSION       0x7cfbc /* patch, minor, major bytes */
 #define TT_ETH_LOCAL_INFO       0x7cfc0
 #define TT_ETH_REMOTE_INFO      0x7cfe0
+/*
+ * The base firmware's mailboxes (eth_fw_api.h all_eth_mailbox_t): four
+ * {msg, arg0, arg1, arg2}, 0 from the host, 1 from E1, 2 from ARC's
+ * firmware, 3 other.  A message is CALL | type; the firmware answers
+ * DONE | type.  RELEASE_CORE starts E0 at arg0, its stack at
+ * TT_ETH_FW_E0_SP.
+ */
+#define TT_ETH_MAILBOX          0x7d000
+#define TT_ETH_MAILBOXES        4
+#define TT_ETH_MAILBOX_SIZE     16
+#define TT_ETH_MSG_STATUS_MASK  0xffff0000u
+#define TT_ETH_MSG_CALL         0xca110000u
+#define TT_ETH_MSG_DONE         0xd0e50000u
+#define TT_ETH_MSG_RELEASE_CORE 0x0002
+#define TT_ETH_FW_E0_SP         0xffb02000u
+/*
+ * Ours, in the base firmware's reserved L1 (0x70000-0x7ffff): the model's
+ * four instructions that set E0's stack and jump to a RELEASE_CORE's arg0
+ */
+#define TT_ETH_FW_TRAMPOLINE    0x7f000
+
 /* The version reported: tt-umd needs at least 1.4.1 */
 #define TT_ETH_FW_MAJOR         1
 #define TT_ETH_FW_MINOR         6

@@ -120,6 +120,12 @@ static uint32_t tt_arc_tag_value(TTArc *s, int tag)
         return 800;
     case TAG_GDDR_STATUS:
         return tt_arc_gddr_status(s->enabled_gddr);
+    case TAG_ETH_LIVE_STATUS:
+        /*
+         * [15:0] a channel's base firmware heartbeat is alive (the model's
+         * is on every enabled channel), [31:16] retrains (none)
+         */
+        return s->enabled_eth & 0xffff;
     case TAG_ETH_FW_VERSION:    /* what the Ethernet tiles' results say */
         return s->enabled_eth ? TT_ETH_FW_MAJOR << 16 |
                                 TT_ETH_FW_MINOR << 8 | TT_ETH_FW_PATCH : 0;

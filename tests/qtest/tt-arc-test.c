@@ -76,6 +76,8 @@ static void test_telemetry_boards(void)
      * Blackhole has fused off (tt-umd tt_sim_tt_device.cpp: mask 0x120)
      */
     g_assert_cmphex(telemetry(q, 35), ==, 0x3fff & ~0x120);
+    /* ETH_LIVE_STATUS: a live heartbeat on those channels, no retrains */
+    g_assert_cmphex(telemetry(q, 21), ==, 0x3fff & ~0x120);
     g_assert_cmphex(telemetry(q, 40), ==, 1);          /* NOC translation */
     qtest_quit(q);
 

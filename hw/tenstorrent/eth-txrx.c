@@ -149,6 +149,10 @@ static void tt_eth_boot_results(TTEthTxRx *s)
     tt_eth_l1_stl(s, TT_ETH_HEARTBEAT, 0xabcd0001);
     tt_eth_l1_stl(s, TT_ETH_RX_LINK_UP, s->up);
     tt_eth_l1_write(s, TT_ETH_FW_VERSION, ver, sizeof(ver));
+    tt_eth_l1_stl(s, TT_ETH_FW_RETURN, 0x00008067);    /* jalr x0, 0(ra) */
+    for (int i = 0; i < TT_ETH_API_ENTRIES; i++) {
+        tt_eth_l1_stl(s, TT_ETH_API_TABLE + 4 * i, TT_ETH_FW_RETURN);
+    }
     tt_eth_l1_write(s, TT_ETH_LOCAL_INFO, &local, sizeof(local));
     if (s->up) {
         tt_eth_l1_write(s, TT_ETH_REMOTE_INFO, &s->remote,

@@ -141,6 +141,12 @@ static void test_mailbox(void)
     g_assert_cmphex(rd(q, CH2_X, TT_ETH_FW_TRAMPOLINE + 4), ==, 0x000122b7);
     g_assert_cmphex(rd(q, CH2_X, TT_ETH_FW_TRAMPOLINE + 8), ==, 0x34528293);
     g_assert_cmphex(rd(q, CH2_X, TT_ETH_FW_TRAMPOLINE + 12), ==, 0x00028067);
+    /* the API table's calls return at once */
+    for (int i = 0; i < TT_ETH_API_ENTRIES; i++) {
+        g_assert_cmphex(rd(q, CH3_X, TT_ETH_API_TABLE + 4 * i), ==,
+                        TT_ETH_FW_RETURN);
+    }
+    g_assert_cmphex(rd(q, CH3_X, TT_ETH_FW_RETURN), ==, 0x00008067);
     /* the other channels' mailboxes are untouched */
     g_assert_cmphex(rd(q, CH3_X, TT_ETH_MAILBOX), ==, 0);
     qtest_quit(q);

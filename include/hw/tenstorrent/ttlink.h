@@ -161,6 +161,15 @@ enum {
  * four instructions that set E0's stack and jump to a RELEASE_CORE's arg0
  */
 #define TT_ETH_FW_TRAMPOLINE    0x7f000
+/*
+ * The base firmware's API table (eth_fw_api.h eth_api_table_t: send_eth_msg,
+ * service_eth_msg, eth_link_status_check, eth_dynamic_noc_init,
+ * eth_link_recovery), which tt-metal's active Ethernet firmware calls
+ * through: every entry the model's "ret" at TT_ETH_FW_RETURN, as ttsim's
+ */
+#define TT_ETH_API_TABLE        0x7cf00
+#define TT_ETH_API_ENTRIES      5
+#define TT_ETH_FW_RETURN        0x7f010
 
 /* The version reported: tt-umd needs at least 1.4.1 */
 #define TT_ETH_FW_MAJOR         1

@@ -8,11 +8,13 @@
  * MatrixUnit.md and the page of each instruction (the Blackhole
  * MatrixUnit.md defers to them), SrcASrcB.md (fidelity phases), Dst.md,
  * RWCs.md.  The documentation calls its floating-point model "a rough
- * guide"; the arithmetic below is the integer datapath of Tenstorrent's
- * ttsim (src/tensix.cpp), which the results match bit for bit: products
- * of 5 x 7-bit mantissa slices, summed in two groups of eight, every
- * alignment rounded half up, no infinities or NaNs (exponent 255 is a
- * number), Blackhole's 3-bit address-modifier index.
+ * guide"; where it leaves the bits open, the datapath below gives the
+ * results Tenstorrent's simulator ttsim gives, established by differential
+ * tests against a ttsim the user built (tests/tensix, TTSIM_LIB), not
+ * taken from its code: products of 5 x 7-bit mantissa slices, summed in
+ * two groups of eight, every alignment rounded half up, no infinities or
+ * NaNs (exponent 255 is a number), Blackhole's 3-bit address-modifier
+ * index.
  *
  * Src cells are in FP32 order (tensix.h); "v19" below is a cell >> 13:
  * sign 18, exponent 17:10, mantissa 9:0.  Called with the tile's lock.

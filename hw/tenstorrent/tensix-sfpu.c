@@ -7,9 +7,10 @@
  * Source: tt-isa-documentation BlackholeA0/TensixTile/TensixCoprocessor/
  * VectorUnit.md, LReg.md and the page of each instruction (WormholeB0
  * pages where the Blackhole page defers to them), Miscellaneous/FMA/
- * (the FMA model).  Where Tenstorrent's simulator ttsim (src/tensix.cpp,
- * src/fma.cpp) implements an instruction or mode the results are its,
- * bit for bit; where ttsim stops (stochastic rounding, SFPCAST's
+ * (the FMA model).  Where Tenstorrent's simulator ttsim implements an
+ * instruction or mode, the results agree with its, bit for bit, as
+ * differential tests against a ttsim the user built check (no ttsim code
+ * is used); where ttsim stops (stochastic rounding, SFPCAST's
  * stochastic mode, the wider SFPCONFIG and LaneConfig, indirect VA/VD,
  * the SFPLOAD/SFPSTORE formats and stack addressing it lacks, odd Dst
  * rows, ...) the documentation's functional model is implemented.  What

@@ -103,8 +103,8 @@ static void wait_idle(QTestState *a, int x, int q)
 }
 
 /*
- * The base firmware's mailbox, which the model answers every 10 ms of
- * virtual time: RELEASE_CORE starts E0 at arg0 through a trampoline that
+ * The base firmware's mailbox, which the model answers every
+ * TT_ETH_BASE_FW_PERIOD_MS (100) of virtual time: RELEASE_CORE starts E0 at arg0 through a trampoline that
  * sets its stack; other messages are acknowledged; the heartbeat moves
  * while E0 is held.  Expected words worked out by hand (RV32I).
  */
@@ -115,7 +115,7 @@ static void test_mailbox(void)
     uint32_t soft = TT_ETH_DEBUG_REGS_BASE + A_SOFT_RESET_0;
     uint32_t hb0 = rd(q, CH2_X, TT_ETH_HEARTBEAT), hb1;
 
-    qtest_clock_step(q, 25 * SCALE_MS);
+    qtest_clock_step(q, 250 * SCALE_MS);
     hb1 = rd(q, CH2_X, TT_ETH_HEARTBEAT);
     g_assert_cmphex(hb1 >> 16, ==, 0xabcd);
     g_assert_cmpuint((hb1 - hb0) & 0xffff, >=, 2);
@@ -123,14 +123,14 @@ static void test_mailbox(void)
     /* mailbox 1 (E1's), an unknown type: acknowledged, args cleared */
     wr(q, CH2_X, mb1 + 4, 0x1234);
     wr(q, CH2_X, mb1, TT_ETH_MSG_CALL | 0x77);
-    qtest_clock_step(q, 10 * SCALE_MS);
+    qtest_clock_step(q, 100 * SCALE_MS);
     g_assert_cmphex(rd(q, CH2_X, mb1), ==, TT_ETH_MSG_DONE | 0x77);
     g_assert_cmphex(rd(q, CH2_X, mb1 + 4), ==, 0);
 
     /* RELEASE_CORE from the host's mailbox: E0 at 0x12345 */
     wr(q, CH2_X, TT_ETH_MAILBOX + 4, 0x12345);
     wr(q, CH2_X, TT_ETH_MAILBOX, TT_ETH_MSG_CALL | TT_ETH_MSG_RELEASE_CORE);
-    qtest_clock_step(q, 10 * SCALE_MS);
+    qtest_clock_step(q, 100 * SCALE_MS);
     g_assert_cmphex(rd(q, CH2_X, TT_ETH_MAILBOX), ==,
                     TT_ETH_MSG_DONE | TT_ETH_MSG_RELEASE_CORE);
     g_assert_cmphex(rd(q, CH2_X, soft), ==, 0x1000);     /* E1 still held */

@@ -74,7 +74,7 @@ void tt_eth_tile_init_cores(TTEthTile *t, Object *clusters[]);
  * answer the mailboxes, and while E0 is held move the heartbeat.  The
  * chip calls it every TT_ETH_BASE_FW_PERIOD_MS of virtual time.
  */
-#define TT_ETH_BASE_FW_PERIOD_MS    10
+#define TT_ETH_BASE_FW_PERIOD_MS    100
 void tt_eth_tile_base_fw(TTEthTile *t);
 
 #endif

@@ -32,6 +32,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts", "tenstorrent"))
 from ttqtest import TTQemu  # noqa: E402
 import ttgrid  # noqa: E402
+import ttabi  # noqa: E402
 
 # the P150's Tensix tiles, column-major (hw/tenstorrent/data/grid.yaml)
 TILES = ttgrid.load().tiles("p150")
@@ -206,7 +207,10 @@ def qemu_noc_all(b):
 class TTSim:
     """ttsim through the libttsim ABI (TLBs: tt-isa-documentation
     BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md)."""
-    BAR0_TLB_CFG, WINDOW = 0x1fc00000, 2 << 20
+    PCIE = ttabi.load("pcie-host-abi.h")
+    BAR0_TLB_CFG = PCIE["TT_TLB_CFG_BASE"]
+    TLB_STRIDE = PCIE["TT_TLB_CFG_STRIDE"]
+    WINDOW = 1 << PCIE["TT_TLB_2M_SHIFT"]
 
     def __init__(self, path):
         self.lib = ctypes.CDLL(path)
@@ -240,8 +244,9 @@ class TTSim:
 
     def window(self, i, x, y, local):
         v = (local >> 21) | x << 43 | y << 49
+        cfg = self.bar0 + self.BAR0_TLB_CFG + self.TLB_STRIDE * i
         for k in range(3):
-            self.wr(self.bar0 + self.BAR0_TLB_CFG + 12 * i + 4 * k,
+            self.wr(cfg + 4 * k,
                     ((v >> (32 * k)) & 0xffffffff).to_bytes(4, "little"))
         return self.bar0 + i * self.WINDOW + (local & (self.WINDOW - 1))
 

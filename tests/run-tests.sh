@@ -335,6 +335,14 @@ check_reference() {
 }
 suite data check-reference check_reference
 
+# One source per constant: the shared ABI headers' values typed nowhere else
+one_source() {
+    python3 "$src/tests/data/one-source-test.py" "$src" \
+        > "$log/one-source.log" 2>&1
+    count "$log/one-source.log" one-source $?
+}
+suite data one-source one_source
+
 [ $list = 1 ] && exit 0
 if [ "$ran" = 0 ]; then
     echo "run-tests: no suite named '$only' (see --list)" >&2

@@ -18,15 +18,16 @@
 #include <stdio.h>
 
 #include "libttsim/libttsim.h"
+#include "../include/hw/tenstorrent/pcie-host-abi.h"
 
 /* PCI function 1e52:b140, as config space dword 0 reads it */
 #define TT_HOST_BH_ID           0xb1401e52u
 
 /* BAR0: 2 MiB windows, their 12-byte configuration registers */
-#define TT_HOST_WIN_SHIFT       21
+#define TT_HOST_WIN_SHIFT       TT_TLB_2M_SHIFT
 #define TT_HOST_WIN_SIZE        (1u << TT_HOST_WIN_SHIFT)
-#define TT_HOST_TLB_CFG         0x1fc00000u
-#define TT_HOST_TLB_CFG_STRIDE  12
+#define TT_HOST_TLB_CFG         TT_TLB_CFG_BASE
+#define TT_HOST_TLB_CFG_STRIDE  TT_TLB_CFG_STRIDE
 
 /* One loaded libttsim library */
 typedef struct TTHostLib {

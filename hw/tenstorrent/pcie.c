@@ -6,7 +6,7 @@
  * blackhole.c (register offsets, window numbering, iATU programming),
  * tt-umd blackhole_implementation.hpp (ARC APB window on PCIe 1).
  *
- * TLB configuration: 96 bits per window at 0x1FC00000 + 12 n, written as
+ * TLB configuration: 96 bits per window at TT_TLB_CFG_BASE + 12 n, written as
  * three 32-bit words.  Window accesses are complete when the BAR access
  * returns, which satisfies every ordering mode; "linked" and static VCs
  * only shape traffic on silicon and are ignored (logged).
@@ -224,10 +224,10 @@ static const MemoryRegionOps tt_pcie_win4g_ops = {
 /* TLB configuration registers: 32-bit accesses only (ttsim, tt-kmd) */
 static uint32_t *tt_pcie_tlb_reg(TTPcie *s, hwaddr addr)
 {
-    if (addr < TT_TLB_COUNT * 12) {
+    if (addr < TT_TLB_COUNT * TT_TLB_CFG_STRIDE) {
         return &s->tlb[addr / 12][addr % 12 / 4];
     }
-    addr -= TT_TLB_COUNT * 12;
+    addr -= TT_TLB_COUNT * TT_TLB_CFG_STRIDE;
     return addr < sizeof(s->strided) ? &s->strided[addr / 4] : NULL;
 }
 

@@ -16,12 +16,21 @@ multi-chip builds do not have).  Prints one line per check, "ok ..." or
 """
 import ctypes
 import json
+import os
 import subprocess
 import sys
 
-STRIDE = 64 << 30
-BAR0, BAR2, BAR4 = 0x100000000, 0x120000000, 0x800000000
-TLB_CFG = 0x1FC00000            # window n's three words at + 12 n
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts", "tenstorrent"))
+import ttabi  # noqa: E402
+
+# ttsim's ABI: device d's BARs at the bases + d * 64 GiB
+ABI = ttabi.load("tools/libttsim/libttsim.h")
+STRIDE = ABI["LIBTTSIM_DEVICE_STRIDE"]
+BAR0, BAR2, BAR4 = (ABI["LIBTTSIM_BAR%d_BASE" % n] for n in (0, 2, 4))
+PCIE = ttabi.load("pcie-host-abi.h")
+TLB_CFG = PCIE["TT_TLB_CFG_BASE"]       # window n's words at + stride n
+TLB_STRIDE = PCIE["TT_TLB_CFG_STRIDE"]
 WINDOW = 3                      # a 2 MiB window the test owns
 TILE = (1, 2)
 L1 = 0x30000
@@ -75,7 +84,7 @@ def run(path, tile_rd=True):
         bar0 = (cfg(dev << 3, 0x10) & ~0xF) | cfg(dev << 3, 0x14) << 32
         words = [L1 >> 21, TILE[0] << 11 | TILE[1] << 17, 1 << 6]
         for i, w in enumerate(words):
-            wr32(bar0 + TLB_CFG + 12 * WINDOW + 4 * i, w)
+            wr32(bar0 + TLB_CFG + TLB_STRIDE * WINDOW + 4 * i, w)
         wr32(bar0 + (WINDOW << 21) + (L1 & 0x1FFFFF), 0xC0DE0000 | dev)
     for dev in (0, 1):
         bar0 = (cfg(dev << 3, 0x10) & ~0xF) | cfg(dev << 3, 0x14) << 32

@@ -18,7 +18,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define TLB_CFG         0x1fc00000u
+#include "../../include/hw/tenstorrent/pcie-host-abi.h"
+
+#define TLB_CFG         TT_TLB_CFG_BASE
 #define NIU0_NODE_ID    0x1fd04044u
 #define WIN2M(n)        ((uint64_t)(n) << 21)
 

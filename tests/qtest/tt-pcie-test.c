@@ -14,8 +14,8 @@
 #include "qemu/bswap.h"
 #include "tt-qtest-util.h"
 
-#define TLB_CFG         0x1fc00000u
-#define TLB_STRIDED     (TLB_CFG + 210 * 12)
+#define TLB_CFG         TT_TLB_CFG_BASE
+#define TLB_STRIDED     TT_TLB_STRIDED_BASE
 #define NIU0_NODE_ID    0x1fd04044u
 #define NIU0_CFG_0      0x1fd04100u
 #define NIU1_CFG_0      0x1fd14100u

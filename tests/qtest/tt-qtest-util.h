@@ -9,6 +9,7 @@
 #define TT_QTEST_UTIL_H
 
 #include "libqtest.h"
+#include "hw/tenstorrent/pcie-host-abi.h"
 
 /* Physical Tensix columns (tt-umd soc descriptor) */
 extern const int tt_tensix_cols[14];
@@ -51,7 +52,7 @@ void tt_bar_write(QTestState *qts, int bar, uint64_t off, const void *buf,
  */
 void tt_tlb_2m(QTestState *q, int n, uint64_t addr, int xs, int ys,
                int xe, int ye, int noc, int mcast);
-#define TT_TLB_CFG      0x1fc00000u
+#define TT_TLB_CFG      TT_TLB_CFG_BASE
 #define TT_WIN_2M(n)    ((uint64_t)(n) << 21)
 
 /*

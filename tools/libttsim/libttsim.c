@@ -65,6 +65,7 @@
 #include <time.h>
 
 #include "hw/tenstorrent/dma-mailbox-abi.h"
+#include "hw/tenstorrent/pcie-host-abi.h"
 #include "emu-launch.h"
 #include "libttsim.h"
 #include "mapped.h"
@@ -82,15 +83,13 @@
 
 
 /*
- * The BAR0 TLB window used by tile_rd/wr_bytes: 2 MiB windows, the
- * configuration of window n at BAR0 0x1FC00000 + 12 n (tt-kmd blackhole.c
- * TLB_REGS_START, TLB_REG_SIZE; tt-isa-documentation
- * BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md).  Window 201 belongs to
- * tt-kmd; 200 is the last one left.
+ * The BAR0 TLB window used by tile_rd/wr_bytes: 2 MiB windows
+ * (pcie-host-abi.h).  Window 201 belongs to tt-kmd; 200 is the last one
+ * left.
  */
-#define TLB_CFG_BASE            0x1fc00000u
-#define TLB_CFG_STRIDE          12
-#define TLB_2M_SHIFT            21
+#define TLB_CFG_BASE            TT_TLB_CFG_BASE
+#define TLB_CFG_STRIDE          TT_TLB_CFG_STRIDE
+#define TLB_2M_SHIFT            TT_TLB_2M_SHIFT
 #define TLB_2M_SIZE             (1u << TLB_2M_SHIFT)
 #define TLB_TILE_WINDOW         200
 #define TLB_COORD_MAX           64      /* 6-bit x_end / y_end */

@@ -28,15 +28,16 @@
 #endif
 
 #include "hw/tenstorrent/host-map-abi.h"
+#include "hw/tenstorrent/pcie-host-abi.h"
 #include "mapped.h"
 
-#define TLB_2M_COUNT            202
-#define TLB_COUNT               210     /* then 8 windows of 4 GiB */
-#define TLB_STRIDED_COUNT       32
-#define TLB_2M_SHIFT            21
-#define TLB_4G_SHIFT            32
-#define TLB_CFG_BASE            0x1fc00000u
-#define TLB_STRIDED_DWORD       (TLB_COUNT * 3)
+#define TLB_2M_COUNT            TT_TLB_2M_COUNT
+#define TLB_COUNT               TT_TLB_COUNT    /* then 4 GiB windows */
+#define TLB_STRIDED_COUNT       TT_TLB_STRIDED_COUNT
+#define TLB_2M_SHIFT            TT_TLB_2M_SHIFT
+#define TLB_4G_SHIFT            TT_TLB_4G_SHIFT
+#define TLB_CFG_BASE            TT_TLB_CFG_BASE
+#define TLB_STRIDED_DWORD       (TLB_COUNT * TT_TLB_CFG_STRIDE / 4)
 #define TLB_CFG_DWORDS          (TLB_STRIDED_DWORD + TLB_STRIDED_COUNT)
 #define TLB_CFG_END             (TLB_CFG_BASE + TLB_CFG_DWORDS * 4)
 #define TLB_WINDOWS_END         ((uint64_t)TLB_2M_COUNT << TLB_2M_SHIFT)

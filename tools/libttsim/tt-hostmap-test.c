@@ -57,7 +57,7 @@
 #define DRAM_AREA_MSG   0x10010000ull
 
 /* BAR0 offsets (tt-kmd blackhole.c: TLB_REGS_START, NOC2AXI_CFG_START) */
-#define TLB_CFG         0x1fc00000u
+#define TLB_CFG         TT_TLB_CFG_BASE
 #define PCIE_NIU_CFG0(n) (0x1fd04100u + (n) * 0x10000u)
 #define NIU_CFG0_XLATE  (1u << 14)
 
@@ -107,7 +107,7 @@ typedef struct Target {
  */
 static uint64_t tlb(int n, const Target *t, uint64_t addr)
 {
-    uint64_t cfg = lib.bar0 + TLB_CFG + 12 * n;
+    uint64_t cfg = lib.bar0 + TLB_CFG + TT_TLB_CFG_STRIDE * n;
     uint32_t w[3];
 
     if (n < 202) {
@@ -406,7 +406,7 @@ static void test_moved_window(void)
 static void test_registers(void)
 {
     uint32_t v = tt_host_rd32(&lib, reg(6, 7, SOFT_RESET_0));
-    uint64_t cfg = lib.bar0 + TLB_CFG + 12 * WIN_MAP;
+    uint64_t cfg = lib.bar0 + TLB_CFG + TT_TLB_CFG_STRIDE * WIN_MAP;
     uint32_t w, before;
     uint16_t half = 0xffff;
 

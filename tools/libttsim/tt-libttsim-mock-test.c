@@ -31,7 +31,8 @@
 #define MOCK_MAX_WRITE      0xf0018
 #define MOCK_DMA_BUF        0x80000
 
-#define TILE_WINDOW_CFG     (LIBTTSIM_BAR0_BASE + 0x1fc00000 + 200 * 12)
+#define TILE_WINDOW_CFG     (LIBTTSIM_BAR0_BASE + TT_TLB_CFG_BASE + \
+                             200 * TT_TLB_CFG_STRIDE)
 
 static TTHostLib api;
 static uint8_t host_mem[HOST_SIZE];

@@ -7,7 +7,7 @@
  *
  * Serves one client, then exits.  What it models:
  *  - config space: vendor 0x1E52, device 0xB140, class 0x12;
- *  - BAR0 (512 MiB): TLB configuration words at 0x1FC00000 (4-byte writes
+ *  - BAR0 (512 MiB): TLB configuration words at TT_TLB_CFG_BASE (4-byte writes
  *    only, as ttsim), 202 2 MiB windows onto a sparse per-tile memory in
  *    which ARC's boot status (8,0) 0x80030408 reads 5;
  *  - BAR2 (1 MiB): plain memory, plus a fake DMA engine at 0xF0000 that
@@ -27,6 +27,7 @@
 #include <sys/types.h>
 
 #include "libvfio-user.h"
+#include "../../include/hw/tenstorrent/pcie-host-abi.h"
 
 #define MiB                 (1ull << 20)
 #define PAGE_SIZE_MOCK      0x10000u
@@ -34,7 +35,7 @@
 #define BAR0_SIZE           (512 * MiB)
 #define BAR2_SIZE           (1 * MiB)
 #define BAR4_SIZE           (32ull << 30)
-#define TLB_CFG_BASE        0x1fc00000u
+#define TLB_CFG_BASE        TT_TLB_CFG_BASE
 #define TLB_COUNT           210
 #define TLB_2M_COUNT        202
 #define TLB_2M_SIZE         (2 * MiB)

@@ -40,6 +40,7 @@
 
 #include "hw/tenstorrent/dma-mailbox-abi.h"
 #include "hw/tenstorrent/host-map-abi.h"
+#include "hw/tenstorrent/pcie-host-abi.h"
 #include "tt-test.h"
 #include "vfu-client.h"
 #include "vfu-proto.h"
@@ -68,7 +69,7 @@ typedef struct DmaUnmap {
 #define PATTERN_LEN         4096
 #define WINDOW              7
 #define WIN_BASE            ((uint64_t)WINDOW << 21)
-#define TLB_CFG             (0x1fc00000u + 12u * WINDOW)
+#define TLB_CFG             (TT_TLB_CFG_BASE + TT_TLB_CFG_STRIDE * WINDOW)
 
 /* BAR2: the PCIe controller's eDMA, read channel 0 (host to device) */
 #define EDMA_DOORBELL       0x104
@@ -1299,8 +1300,8 @@ static bool set_host_window(VfuClient *c, uint32_t n, uint64_t host)
     };
 
     for (int i = 0; i < 3; i++) {
-        if (vfu_client_write32(c, VFU_REGION_BAR0,
-                               0x1fc00000u + 12u * n + 4 * i, cfg[i]) < 0) {
+        if (vfu_client_write32(c, VFU_REGION_BAR0, TT_TLB_CFG_BASE +
+                               TT_TLB_CFG_STRIDE * n + 4 * i, cfg[i]) < 0) {
             return false;
         }
     }
@@ -1698,8 +1699,8 @@ static bool hm_reset(VfuClient *c, uint32_t v)
     };
 
     for (int i = 0; i < 3; i++) {
-        if (vfu_client_write32(c, VFU_REGION_BAR0,
-                               0x1fc00000u + 12 * REG_WINDOW + 4 * i,
+        if (vfu_client_write32(c, VFU_REGION_BAR0, TT_TLB_CFG_BASE +
+                               TT_TLB_CFG_STRIDE * REG_WINDOW + 4 * i,
                                cfg[i]) < 0) {
             return false;
         }

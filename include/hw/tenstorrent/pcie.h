@@ -4,7 +4,7 @@
  * PCIExpressTile; tt-kmd blackhole.c).
  *
  * BAR0 (512 MiB): 202 TLB windows of 2 MiB, their configuration registers
- * at 0x1FC00000, the PCIe tile's NIUs at 0x1FD04000/0x1FD14000 and, on
+ * at TT_TLB_CFG_BASE, the PCIe tile's NIUs at 0x1FD04000/0x1FD14000 and, on
  * PCIe 1 (P100A), the ARC APB window at 0x1FF00000.  BAR2 (1 MiB): the
  * controller's DBI with the outbound iATU at 0x1000 and eDMA read channel 0
  * at 0x100.  BAR4 (32 GiB): eight 4 GiB TLB windows.  A window access
@@ -35,31 +35,15 @@
 #include "system/memory.h"
 #include "hw/tenstorrent/grid.h"
 #include "hw/tenstorrent/niu.h"
+#include "hw/tenstorrent/pcie-host-abi.h"   /* IDs, BARs, TLB windows */
 #include "qom/object.h"
 
 #define TYPE_TT_PCIE "tt-pcie"
 OBJECT_DECLARE_SIMPLE_TYPE(TTPcie, TT_PCIE)
 
-/* PCI identity (tt-kmd enumerate.h, enumerate.c) */
-#define TT_PCI_VENDOR_ID        0x1e52
-#define TT_PCI_DEVICE_ID        0xb140
 #define TT_PCI_CLASS            0x120000    /* processing accelerator */
-
-/* BARs */
-#define TT_PCIE_BAR0_SIZE       (512 * MiB)
-#define TT_PCIE_BAR2_SIZE       (1 * MiB)
-#define TT_PCIE_BAR4_SIZE       (32 * GiB)
 #define TT_PCIE_NUM_BARS        3           /* BAR0, BAR2, BAR4 */
 
-/* TLB windows (tt-isa-documentation PCIExpressTile/HostToDeviceTLBs.md) */
-#define TT_TLB_2M_COUNT         202
-#define TT_TLB_4G_COUNT         8
-#define TT_TLB_COUNT            (TT_TLB_2M_COUNT + TT_TLB_4G_COUNT)
-#define TT_TLB_STRIDED_COUNT    32
-#define TT_TLB_2M_SHIFT         21
-#define TT_TLB_4G_SHIFT         32
-#define TT_TLB_CFG_BASE         0x1fc00000u
-#define TT_TLB_STRIDED_BASE     (TT_TLB_CFG_BASE + TT_TLB_COUNT * 12)
 #define TT_TLB_CFG_SIZE         0x1000u
 #define TT_NOC2AXI_BASE         0x1fd00000u
 #define TT_NOC2AXI_NIU(n)       (TT_NOC2AXI_BASE + 0x4000u + (n) * 0x10000u)

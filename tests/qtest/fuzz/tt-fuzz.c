@@ -45,6 +45,7 @@
 #include "tests/qtest/libqtest.h"
 #include "fuzz.h"
 #include "tt-fuzz.h"
+#include "hw/tenstorrent/pcie-host-abi.h"
 
 /* A P150 with only Tensix column 1 (tiles (1, 2) .. (1, 11)) */
 #define TT_FUZZ_MACHINE "-accel qtest -M blackhole,harvested-tensix-cols=" \
@@ -66,7 +67,7 @@
 #define TT_MOPCFG_BASE      0xffb80000u
 
 /* BAR layout (include/hw/tenstorrent/pcie.h) */
-#define TT_BAR0_TLB_CFG     0x1fc00000u
+#define TT_BAR0_TLB_CFG     TT_TLB_CFG_BASE
 #define TT_BAR0_NOC2AXI     0x1fd00000u
 #define TT_BAR0_ARC_APB     0x1ff00000u
 #define TT_BAR0_SIZE        0x20000000u

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The constants of the project's plain-C ABI headers for Python tools and
+tests, read from the headers themselves (the one source):
+
+    import ttabi
+    pcie = ttabi.load("pcie-host-abi.h")
+    pcie["TT_TLB_CFG_BASE"]
+
+Handles "#define NAME VALUE" where VALUE is a number (C suffixes u, ull
+allowed), an earlier NAME, or an expression of those with + - * << >> and
+parentheses.
+"""
+import os
+import re
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+INCLUDE = os.path.join(ROOT, "include", "hw", "tenstorrent")
+
+
+def load(header):
+    """
+    {NAME: int}: the numeric #defines of include/hw/tenstorrent/@header, or
+    of @header relative to the project's top directory if it has a '/'
+    """
+    path = os.path.join(ROOT if "/" in header else INCLUDE, header)
+    text = open(path).read()
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = text.replace("\\\n", " ")
+    consts = {}
+    for name, value in re.findall(r"^#define[ \t]+(\w+)[ \t]+(.+)$", text,
+                                  re.M):
+        expr = re.sub(r"\b(0x[0-9a-fA-F]+|\d+)[uUlL]*\b", r"\1", value)
+        expr = re.sub(r"\b[A-Z_][A-Z0-9_]*\b",
+                      lambda m: str(consts.get(m.group(0), m.group(0))), expr)
+        if re.fullmatch(r"[0-9a-fA-Fx+\-*<>() \t]+", expr):
+            consts[name] = int(eval(expr, {"__builtins__": {}}))
+    return consts

@@ -748,8 +748,16 @@ static void *tt_vfu_thread(void *opaque)
         int ms, n;
 
         if (tt_vfu_poll_timeout(o, poll_until, &ms)) {
-            /* a kept emulator nobody came back for (libttsim's pool) */
+            /*
+             * A kept emulator nobody came back for (libttsim's pool).  The
+             * path goes now: a client arriving while QEMU winds down finds
+             * none and starts another emulator there, which our exit must
+             * not unlink.
+             */
             trace_tt_vfu_idle_exit(o->socket, o->idle_exit);
+            if (qatomic_xchg(&o->own_socket, false)) {
+                unlink(o->socket);
+            }
             qemu_system_shutdown_request(SHUTDOWN_CAUSE_HOST_QMP_QUIT);
             o->idle_since = 0;
             continue;
@@ -1063,7 +1071,7 @@ static void tt_vfu_finalize(Object *obj)
     if (o->pcie) {
         tt_pcie_set_dma(o->pcie, NULL, NULL);   /* once they have left */
     }
-    if (o->own_socket) {
+    if (qatomic_xchg(&o->own_socket, false)) {
         unlink(o->socket);      /* not another server's, refused above */
     }
     if (!tt_vfu_stop(o)) {

@@ -136,6 +136,7 @@ typedef struct TTRGridBoard {
     int pcie;
     uint32_t harvested_cols;
     int harvested_dram_bank;
+    uint32_t harvested_eth;     /* not used here */
 } TTRGridBoard;
 
 static const uint8_t tensix_cols[] = TT_GRID_TENSIX_COLS_INIT;

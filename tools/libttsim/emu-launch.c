@@ -498,12 +498,16 @@ int emu_start(EmuChild *e, uint32_t chip)
 static int emu_pool_dir(char *dir, size_t len)
 {
     const char *rt = getenv("XDG_RUNTIME_DIR");
+    const char *tmp = getenv("TMPDIR");
     struct stat st;
 
     if (rt && rt[0] == '/' && strlen(rt) < 48) {
         snprintf(dir, len, "%s/libttsim-pool", rt);
     } else {
-        snprintf(dir, len, "/tmp/libttsim-pool-%u", (unsigned)getuid());
+        /* the temporary directory, shared: a name of the user's own */
+        snprintf(dir, len, "%s/libttsim-pool-%u",
+                 tmp && tmp[0] == '/' && strlen(tmp) < 48 ? tmp : P_tmpdir,
+                 (unsigned)getuid());
     }
     if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
         return -1;

@@ -55,7 +55,8 @@ int emu_start(EmuChild *e, uint32_t chip);
 
 /*
  * The pool of kept emulators (TT_EMU_POOL): one directory per user
- * ($XDG_RUNTIME_DIR/libttsim-pool, else /tmp/libttsim-pool-UID, mode
+ * ($XDG_RUNTIME_DIR/libttsim-pool, else libttsim-pool-UID in $TMPDIR or
+ * the system's temporary directory, mode
  * 0700), slots named by a hash of the command line and of the QEMU binary.
  * Take the first free slot for this command line: 1 if its emulator is
  * there (connect to e->sock; power-on state, since the server resets the

@@ -124,98 +124,75 @@ static int sockets(char names[MAX_SOCKS][64])
     return n;
 }
 
-/* The live (not zombie) process whose command line names socket @name */
-static pid_t server_of(const char *name)
+/* /proc/@pid/@file, NUL bytes as blanks; "" if unreadable */
+static void proc_read(const char *pid, const char *file, char *buf,
+                      size_t size)
 {
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    pid_t found = 0;
+    char path[300];
+    ssize_t n;
+    int fd;
 
-    while (d && !found && (e = readdir(d))) {
-        char path[300], buf[8192], state[512];
-        ssize_t n;
-        int fd;
-
-        if (e->d_name[0] < '1' || e->d_name[0] > '9') {
-            continue;
-        }
-        snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
-        fd = open(path, O_RDONLY);
-        if (fd < 0) {
-            continue;
-        }
-        n = read(fd, buf, sizeof(buf) - 1);
+    snprintf(path, sizeof(path), "/proc/%s/%s", pid, file);
+    fd = open(path, O_RDONLY);
+    n = fd < 0 ? 0 : read(fd, buf, size - 1);
+    if (fd >= 0) {
         close(fd);
-        if (n <= 0) {
-            continue;
-        }
-        for (ssize_t i = 0; i < n; i++) {
-            buf[i] = buf[i] ? buf[i] : ' ';
-        }
-        buf[n] = '\0';
-        if (!strstr(buf, "tt-vfio-user") || !strstr(buf, pool) ||
-            !strstr(buf, name)) {
-            continue;
-        }
-        snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-        fd = open(path, O_RDONLY);
-        n = fd < 0 ? 0 : read(fd, state, sizeof(state) - 1);
-        if (fd >= 0) {
-            close(fd);
-        }
-        state[n > 0 ? n : 0] = '\0';
-        if (strrchr(state, ')') && strrchr(state, ')')[2] != 'Z') {
-            found = atoi(e->d_name);
-        }
     }
-    if (d) {
-        closedir(d);
+    for (ssize_t i = 0; i < n; i++) {
+        buf[i] = buf[i] ? buf[i] : ' ';
     }
-    return found;
+    buf[n > 0 ? n : 0] = '\0';
 }
 
-/* Emulators serving the pool, live */
-static int live_servers(void)
+/*
+ * Live (not zombie) emulators of the pool whose command line names @name
+ * ("" for any): how many, and the first one's pid in *@first
+ */
+static int servers(const char *name, pid_t *first)
 {
     DIR *d = opendir("/proc");
     struct dirent *e;
     int n = 0;
 
+    *first = 0;
     while (d && (e = readdir(d))) {
-        char path[300], buf[8192];
-        ssize_t len;
-        int fd;
+        char buf[8192];
+        const char *state;
 
         if (e->d_name[0] < '1' || e->d_name[0] > '9') {
             continue;
         }
-        snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
-        fd = open(path, O_RDONLY);
-        len = fd < 0 ? 0 : read(fd, buf, sizeof(buf) - 1);
-        if (fd >= 0) {
-            close(fd);
+        proc_read(e->d_name, "cmdline", buf, sizeof(buf));
+        if (!strstr(buf, "tt-vfio-user") || !strstr(buf, pool) ||
+            !strstr(buf, name)) {
+            continue;
         }
-        for (ssize_t i = 0; i < len; i++) {
-            buf[i] = buf[i] ? buf[i] : ' ';
-        }
-        buf[len > 0 ? len : 0] = '\0';
-        if (len > 0 && strstr(buf, "tt-vfio-user") && strstr(buf, pool)) {
-            snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-            fd = open(path, O_RDONLY);
-            len = fd < 0 ? 0 : read(fd, buf, sizeof(buf) - 1);
-            if (fd >= 0) {
-                close(fd);
-            }
-            buf[len > 0 ? len : 0] = '\0';
-            if (strrchr(buf, ')') && strrchr(buf, ')')[2] != 'Z') {
-                n++;
-            }
+        proc_read(e->d_name, "stat", buf, sizeof(buf));
+        state = strrchr(buf, ')');
+        if (state && state[1] && state[2] != 'Z') {
+            *first = *first ? *first : atoi(e->d_name);
+            n++;
         }
     }
     if (d) {
         closedir(d);
     }
     return n;
+}
+
+static pid_t server_of(const char *name)
+{
+    pid_t pid;
+
+    servers(name, &pid);
+    return pid;
+}
+
+static int live_servers(void)
+{
+    pid_t pid;
+
+    return servers("", &pid);
 }
 
 /* A socket file nobody listens on, where slot @name's would be */
@@ -241,7 +218,8 @@ static void stale_socket(const char *name)
 
 int main(int argc, char **argv)
 {
-    char tmpl[] = "/tmp/tt-pool-test.XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char tmpl[256];
     char names[MAX_SOCKS][64], first[64] = "";
     Session s = { 0 };
     pid_t pid, pid2;
@@ -255,6 +233,9 @@ int main(int argc, char **argv)
         tt_ok(false, "load %s", argv[1]);
         return tt_done();
     }
+    /* short: the pool's socket paths must fit sockaddr_un */
+    snprintf(tmpl, sizeof(tmpl), "%s/tt-pool-test.XXXXXX",
+             tmp && tmp[0] == '/' && strlen(tmp) < 48 ? tmp : P_tmpdir);
     if (!mkdtemp(tmpl)) {
         perror("mkdtemp");
         return 2;

@@ -297,8 +297,9 @@ static void tt_get_i64(Object *obj, Visitor *v, const char *name,
     visit_type_int64(v, name, field, errp);
 }
 
-static void tt_set_i64(Object *obj, Visitor *v, const char *name,
-                       void *opaque, Error **errp)
+/* An int64 option in [0, @max] into the field at @opaque's offset */
+static void tt_set_i64_max(Object *obj, Visitor *v, const char *name,
+                           void *opaque, int64_t max, Error **errp)
 {
     int64_t val;
 
@@ -306,30 +307,25 @@ static void tt_set_i64(Object *obj, Visitor *v, const char *name,
         return;
     }
     /* -1, "not given", is the default only */
-    if (val < 0 || val > UINT32_MAX) {
-        error_setg(errp, "%s: %" PRId64 " is out of range (0 to 0x%x)", name,
-                   val, UINT32_MAX);
+    if (val < 0 || val > max) {
+        error_setg(errp, "%s: %" PRId64 " is out of range (0 to %" PRId64
+                   ")", name, val, max);
         return;
     }
     *(int64_t *)((char *)obj + (uintptr_t)opaque) = val;
 }
 
-#define TT_HANG_REPORT_MAX  (24 * 3600)
+static void tt_set_i64(Object *obj, Visitor *v, const char *name,
+                       void *opaque, Error **errp)
+{
+    tt_set_i64_max(obj, v, name, opaque, UINT32_MAX, errp);
+}
 
+/* seconds, 0: off */
 static void tt_set_hang_report(Object *obj, Visitor *v, const char *name,
                                void *opaque, Error **errp)
 {
-    int64_t val;
-
-    if (!visit_type_int64(v, name, &val, errp)) {
-        return;
-    }
-    if (val < 0 || val > TT_HANG_REPORT_MAX) {
-        error_setg(errp, "hang-report: %" PRId64 " is not a number of "
-                   "seconds from 0 (off) to %d", val, TT_HANG_REPORT_MAX);
-        return;
-    }
-    TT_BLACKHOLE_MACHINE(obj)->hang_report = val;
+    tt_set_i64_max(obj, v, name, opaque, 24 * 3600, errp);
 }
 
 static void tt_get_eth(Object *obj, Visitor *v, const char *name,

@@ -1407,23 +1407,8 @@ TTS_EXPORT void libttsim_clock(uint32_t n_clocks)
     tts_clock_yield();
 }
 
-/* tt-umd's multichip mode: a clock for every chip */
+/* tt-umd's multichip mode: a clock for every chip, as libttsim_clock */
 TTS_EXPORT void libttsim_clock_all_devices(uint32_t n_clocks)
 {
-    TTSimDev *was;
-
-    (void)n_clocks;
-    tts_enter(__func__);
-    tts_require_running(__func__);
-    was = tts.cur;
-    for (int i = 0; i < tts.ndev; i++) {
-        tts.cur = &tts.dev[i];
-        if (tts.cur->map && !mapped_kick(tts.cur->map)) {
-            tts_fatal();
-        }
-        tts_dma_serve();
-    }
-    tts.cur = was;
-    tts_leave();
-    tts_clock_yield();
+    libttsim_clock(n_clocks);
 }

@@ -31,6 +31,9 @@
 
 #include "qemu/osdep.h"
 #include "qemu/main-loop.h"
+#include "qemu/timer.h"
+#include "qemu/processor.h"
+#include "system/cpus.h"
 #include "hw/core/cpu.h"
 #include "system/tcg.h"
 #include "system/ramblock.h"
@@ -125,6 +128,89 @@ static void G_NORETURN tt_spin_park(TTSpinCore *c, CPURISCVState *env,
     cpu_loop_exit(cs);
 }
 
+/*
+ * Polling before parking.  Hand-offs between the cores of a tile (data
+ * valid, a semaphore, a circular-buffer counter) mostly come within
+ * microseconds, while arming, parking and the wake-up cost thread switches
+ * and the BQL (queued work and kicks for the siblings, a futex sleep and
+ * wake).  So a core whose loop is found waiting keeps polling, in its own
+ * translated code, for up to its budget of host time, and only then arms.
+ * The budget adapts per core: a wait that ended within spin_max_ns raises
+ * it, a longer one halves it, so a core that waits long (a data-movement
+ * core between kernels, or any core on a host where partners wait for a
+ * CPU) soon parks at once again.  Only with MTTCG: with one vCPU thread
+ * the partner cannot run meanwhile, and the schedule must not depend on
+ * host time.
+ */
+#define TT_SPIN_MAX_NS  50000
+#define TT_SPIN_STEP_NS 1000
+
+static bool tt_spin_polls(TTSpinCore *c)
+{
+    int64_t now;
+
+    if (!c->tile->spin_max_ns || !tt_spin_mttcg()) {
+        return false;
+    }
+    now = get_clock();
+    if (!c->wait_start) {
+        c->wait_start = now;
+    }
+    return now - c->wait_start < c->spin_ns;
+}
+
+/* The loop that waited since c->wait_start moved on: adapt the budget */
+static void tt_spin_wait_ended(TTSpinCore *c)
+{
+    int64_t max = c->tile->spin_max_ns;
+
+    if (get_clock() - c->wait_start <= max) {
+        c->spin_ns = MIN(c->spin_ns * 2 + TT_SPIN_STEP_NS, max);
+        c->spins_won++;
+    } else {
+        c->spin_ns /= 2;
+    }
+    c->wait_start = 0;
+}
+
+/*
+ * Spinning before a halt that no polling loop does for the core: a push
+ * into a full instruction FIFO.  The same budget and adaptation.
+ */
+bool tt_spin_briefly(TTSpinTile *s, const uint32_t *word, uint32_t old)
+{
+    CPUState *cs = current_cpu;
+    TTSpinCore *c;
+    int64_t t0, now;
+
+    if (!s || !cs || !s->spin_max_ns || !tt_spin_mttcg()) {
+        return false;
+    }
+    c = cpu_env(cs)->tt_spin_opaque;
+    if (!c || c->tile != s || !c->spin_ns) {
+        return false;
+    }
+    t0 = get_clock();
+    do {
+        for (int i = 0; i < 64; i++) {
+            if (qatomic_read(word) != old) {
+                c->spin_ns = MIN(c->spin_ns * 2 + TT_SPIN_STEP_NS,
+                                 s->spin_max_ns);
+                c->spins_won++;
+                return true;
+            }
+            cpu_relax();
+        }
+        if (qatomic_read(&cs->exit_request) || cs->stop ||
+            !cpu_work_list_empty(cs)) {
+            return false;       /* the vCPU loop has work: leave it */
+        }
+        now = get_clock();
+    } while (now - t0 < c->spin_ns);
+    c->spin_ns /= 2;
+    return false;
+}
+
 static void tt_spin_try_park(TTSpinCore *c, CPURISCVState *env,
                              target_ulong pc)
 {
@@ -163,13 +249,18 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
     }
     if (pc != c->pc || env->tt_spin_epoch != c->epoch ||
         memcmp(env->gpr, c->gpr, sizeof(c->gpr))) {
+        if (c->wait_start) {
+            tt_spin_wait_ended(c);
+        }
         tt_spin_snapshot(c, env, pc);
         return;
     }
     env->tt_spin_count = c->period = TT_SPIN_PERIOD;
     if (c->state == TT_SPIN_ARMED) {
         tt_spin_try_park(c, env, pc);
-    } else if (++c->matches >= TT_SPIN_MATCHES) {
+    } else if (c->matches < TT_SPIN_MATCHES) {
+        c->matches++;
+    } else if (!tt_spin_polls(c)) {
         tt_spin_arm(c);
     }
 }
@@ -272,6 +363,7 @@ void tt_spin_core_reset_cpu(CPUState *cs)
         c->state = TT_SPIN_IDLE;
         c->matches = 0;
         c->period = TT_SPIN_PERIOD;
+        c->wait_start = 0;
     }
 }
 
@@ -287,6 +379,7 @@ void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, int ncpus,
     assert(ncpus > 0 && ncpus <= TT_CORES_PER_TILE);
     s->ncpus = ncpus;
     s->bh = qemu_bh_new(tt_spin_rekick_bh, s);
+    s->spin_max_ns = TT_SPIN_MAX_NS;
     for (int r = 0; r < ncpus; r++) {
         CPURISCVState *env = cpu_env(cpus[r]);
 
@@ -294,6 +387,7 @@ void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, int ncpus,
         s->core[r].tile = s;
         s->core[r].role = r;
         s->core[r].period = TT_SPIN_PERIOD;
+        s->core[r].spin_ns = s->spin_max_ns;
         env->tt_spin_opaque = &s->core[r];
         /* without parking the hook still runs, for tt_spin_quiesce_watch */
         env->tt_spin_hook = tt_spin_hook;

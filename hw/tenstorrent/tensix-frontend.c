@@ -25,6 +25,9 @@
 #include "qemu/log.h"
 #include "qemu/lockable.h"
 #include "qemu/main-loop.h"
+#include "qemu/timer.h"
+#include "qemu/processor.h"
+#include "system/tcg.h"
 #include "hw/core/cpu.h"
 #include "target/riscv/cpu.h"
 #include "tensix-common.h"
@@ -545,40 +548,44 @@ static bool tt_wait(TTTensix *t, int role, int kind, int thread)
     tt_tensix_release_waiters(t);      /* a barrier may wait for this wait */
     trace_tt_tensix_core_wait(t->tile_x, t->tile_y, role, kind, thread);
     qatomic_set(&cpu_env(cs)->tt_park, TT_PARK_STALLED);
-    cs->halted = 1;
-    cpu_exit(cs);               /* leave the execution loop: it is halted */
-    qemu_mutex_unlock(&t->lock);
+    tt_tensix_unlock(t);
+    if (tt_spin_briefly(t->spin, &cpu_env(cs)->tt_park, TT_PARK_STALLED)) {
+        /* released while spinning: redo the access at once */
+        qatomic_set(&cpu_env(cs)->tt_park, TT_PARK_RUNNING);
+    } else {
+        /* a release after the spin leaves TT_PARK_WOKEN: has_work sees it */
+        cs->halted = 1;
+        cpu_exit(cs);           /* leave the execution loop: it is halted */
+    }
     cpu_loop_exit_restore(cs, cs->mem_io_pc);
 }
 
-static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
-                    bool before_mop)
+/*
+ * Put @w into @thread's FIFO (before the MOP expander) or past the MOP
+ * expander (BRISC), pushed by core @role, or by a debugger or qtest if
+ * not @by_core.  Locked, with room in the FIFO.
+ */
+static void tt_enqueue_word(TTTensix *t, int role, int thread, uint32_t w,
+                            bool before_mop, bool by_core)
 {
     TTTensixThread *th = &t->th[thread];
     uint64_t enq0;
-    bool ran;
 
-    qemu_mutex_lock(&t->lock);
-    /* a full FIFO stalls the store: it completes once a word drains */
-    if (th->pushes >= TT_TENSIX_FIFO_SOFT) {
-        tt_wait(t, role, TT_WAIT_FIFO, thread);
-    }
     trace_tt_tensix_push(t->tile_x, t->tile_y, thread, tt_op_name(w), w);
     if (before_mop && th->fifo_count == TT_TENSIX_FIFO) {
         /* only a push that halts no core (qtest, gdb) gets here */
         qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d tensix T%d: instruction "
                       "FIFO full: 0x%08x dropped\n", t->tile_x, t->tile_y,
                       thread, w);
-        qemu_mutex_unlock(&t->lock);
         return;
     }
-    th->pushes++;
-    if (th->pusher != (current_cpu == t->cpu[role] ? role : -1)) {
+    qatomic_set(&th->pushes, th->pushes + 1);
+    if (th->pusher != (by_core ? role : -1)) {
         /* hand-overs wait for the core that pushed them, not another */
         if (t->flip_thread == thread) {
             tt_src_publish(t);
         }
-        th->pusher = current_cpu == t->cpu[role] ? role : -1;
+        th->pusher = by_core ? role : -1;
     }
     if (before_mop) {
         th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] = w;
@@ -587,16 +594,82 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
         tt_replay_stage(t, thread, w);
         tt_word_done(th, enq0);
     }
-    ran = tt_tensix_run(t);
-    if (t->flip_thread >= 0 && t->th[t->flip_thread].pusher == role) {
-        /* count the core's loop iterations from this push on */
-        tt_spin_quiesce_watch(t->spin, role);
+}
+
+/*
+ * After a push by a core in @roles: run what can run, mark the core whose
+ * Src hand-over is in flight, release stalled cores.  Locked.
+ */
+static bool tt_after_push(TTTensix *t, uint32_t roles)
+{
+    bool ran = tt_tensix_run(t);
+
+    if (t->flip_thread >= 0 && t->th[t->flip_thread].pusher >= 0 &&
+        roles & BIT(t->th[t->flip_thread].pusher)) {
+        int r = t->th[t->flip_thread].pusher;
+
+        /* count the core's loop iterations from its push on */
+        tt_spin_quiesce_watch(t->spin, r);
     }
     tt_tensix_release_waiters(t);
+    return ran;
+}
+
+/*
+ * The lock.  A push holds it for microseconds (it runs the coprocessor),
+ * and a futex sleep and wake-up on a contended lock cost more than that:
+ * spin on it first for up to TT_LOCK_SPIN_NS, as MTTCG runs the holder on
+ * another host CPU.
+ */
+#define TT_LOCK_SPIN_NS 20000
+
+void tt_tensix_lock(TTTensix *t)
+{
+    if (qemu_mutex_trylock(&t->lock)) {
+        int64_t t0 = get_clock();
+        bool got = false;
+
+        while (qemu_tcg_mttcg_enabled() && !got &&
+               get_clock() - t0 < TT_LOCK_SPIN_NS) {
+            for (int i = 0; i < 32; i++) {
+                cpu_relax();
+            }
+            got = !qemu_mutex_trylock(&t->lock);
+        }
+        if (!got) {
+            qemu_mutex_lock(&t->lock);
+        }
+    }
+}
+
+/* Unlock, then wake the tile's cores if the coprocessor changed */
+void tt_tensix_unlock(TTTensix *t)
+{
+    bool wake = t->woke;
+
+    t->woke = false;
     qemu_mutex_unlock(&t->lock);
-    if (ran) {
+    if (wake) {
         tt_spin_wake(t->spin);      /* semaphores, config, GPRs changed */
     }
+}
+
+static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
+                    bool before_mop)
+{
+    TTTensixThread *th = &t->th[thread];
+    bool by_core = current_cpu && current_cpu == t->cpu[role];
+
+    tt_tensix_lock(t);
+    /* a full FIFO stalls the store: it completes once a word drains */
+    if (th->pushes >= TT_TENSIX_FIFO_SOFT) {
+        tt_wait(t, role, TT_WAIT_FIFO, thread);
+    }
+    tt_enqueue_word(t, role, thread, w, before_mop, by_core);
+    if (tt_after_push(t, BIT(role))) {
+        t->woke = true;
+    }
+    tt_tensix_unlock(t);
 }
 
 /*
@@ -606,18 +679,14 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
 void tt_tensix_quiesce(void *opaque, int role)
 {
     TTTensix *t = opaque;
-    bool ran = false;
 
-    qemu_mutex_lock(&t->lock);
+    tt_tensix_lock(t);
     if (tt_src_publish_by(t, role)) {
         tt_tensix_run(t);
         tt_tensix_release_waiters(t);
-        ran = true;
+        t->woke = true;
     }
-    qemu_mutex_unlock(&t->lock);
-    if (ran) {
-        tt_spin_wake(t->spin);
-    }
+    tt_tensix_unlock(t);
 }
 
 static void tt_push_write(void *opaque, hwaddr addr, uint64_t val,
@@ -759,7 +828,7 @@ static uint32_t tt_pcbuf_access(TTTensixPort *p, hwaddr addr, uint32_t val,
                       tt_core_role_name[p->role], TT_TILE_PC_BUF_BASE + addr);
         return 0;
     }
-    qemu_mutex_lock(&t->lock);      /* a blocking access unlocks and leaves */
+    tt_tensix_lock(t);      /* a blocking access unlocks and leaves */
     /* the core has moved on: what it handed over arrives (and may run) */
     if (current_cpu == t->cpu[p->role] && tt_src_publish_by(t, p->role)) {
         tt_tensix_run(t);
@@ -771,7 +840,7 @@ static uint32_t tt_pcbuf_access(TTTensixPort *p, hwaddr addr, uint32_t val,
     } else {
         r = tt_pcbuf_trisc(t, p->role - TT_TRISC0, addr, val, write);
     }
-    qemu_mutex_unlock(&t->lock);
+    tt_tensix_unlock(t);
     if (write) {
         tt_spin_wake(t->spin);
     }
@@ -816,8 +885,9 @@ static void tt_mopcfg_write(void *opaque, hwaddr addr, uint64_t val,
                       tt_core_role_name[p->role], TT_TILE_MOP_CFG_BASE + addr);
         return;
     }
-    QEMU_LOCK_GUARD(&p->t->lock);
+    tt_tensix_lock(p->t);
     p->t->th[p->role - TT_TRISC0].mop_cfg[addr / 4] = val;
+    tt_tensix_unlock(p->t);
 }
 
 const MemoryRegionOps tt_tensix_mopcfg_ops = {
@@ -907,10 +977,10 @@ void tt_tensix_stream_changed(void *opaque, int n, int level)
         /* a STOREREG of this tile: the running loop re-evaluates latches */
         return;
     }
-    qemu_mutex_lock(&t->lock);
+    tt_tensix_lock(t);
     tt_tensix_run(t);
     tt_tensix_release_waiters(t);
-    qemu_mutex_unlock(&t->lock);
-    tt_spin_wake(t->spin);
+    t->woke = true;
+    tt_tensix_unlock(t);
 }
 

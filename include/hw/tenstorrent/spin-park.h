@@ -49,6 +49,9 @@ typedef struct TTSpinCore {
     uint32_t epoch;
     target_ulong gpr[32];
     uint64_t parks;
+    int64_t wait_start;         /* host ns when the loop began waiting */
+    int64_t spin_ns;            /* polling budget, up to spin_max_ns */
+    uint64_t spins_won;         /* waits that ended within spin_max_ns */
 } TTSpinCore;
 
 /*
@@ -77,6 +80,7 @@ struct TTSpinTile {
     MemoryRegion *ram;          /* L1 and the LDMs: one RAM block */
     TTSpinCore core[TT_CORES_PER_TILE];
     uint64_t wakes;
+    int64_t spin_max_ns;        /* poll before parking (-M ...,spin-wait) */
 };
 
 /* The tile's parking state, migrated as part of its Tensix tile */
@@ -102,6 +106,13 @@ void tt_spin_quiesce_watch(TTSpinTile *s, int role);
  * cores.  Lock-free; callable from any thread with any lock held.
  */
 void tt_spin_wake(TTSpinTile *s);
+
+/*
+ * The current CPU is about to halt until *@word leaves @old: spin for a
+ * while first.  True if it changed; false (then halt) if the budget ran out,
+ * the vCPU loop has work, or spinning is off.  Call with no lock held.
+ */
+bool tt_spin_briefly(TTSpinTile *s, const uint32_t *word, uint32_t old);
 
 /* Wake every parked core of the chip's tiles (after a debugger stop). */
 void tt_spin_wake_all(TTSpinTile *tiles, size_t stride, int n);

@@ -223,6 +223,7 @@ struct TTTensix {
     SysBusDevice parent_obj;
 
     QemuMutex lock;             /* the whole coprocessor: one per tile */
+    bool woke;                  /* locked: wake the tile's cores at unlock */
     TTTensixPort port[TT_CORES_PER_TILE];
     TTTensixThread th[TT_TENSIX_THREADS];
     uint8_t sem_val[TT_TENSIX_SEMS], sem_max[TT_TENSIX_SEMS];

@@ -242,6 +242,24 @@ tensix_fuzz() {
 }
 suite host tensix-fuzz tensix_fuzz
 
+# The Tensix vector datapath (16-bit lanes for MVMUL on AVX-512 hosts)
+# against the plain reference one (-global tt-tensix.reference=on): 3000
+# random programs over the table's kernels, fidelity phases, Dst widths,
+# formats and special operands, bit for bit; each side in its own QEMU
+tensix_datapath() {
+    TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 1200 \
+        "$B/tt-kernel-run" --lib "$B/libttsim/libttsim.so" --sfpu \
+        --fuzz 3000 --seed 11 --timeout 30 \
+        --compare-lib "$B/libttsim/libttsim.so" \
+        --compare-args "-M blackhole -global tt-tensix.reference=on" \
+        > "$log/tensix-datapath.log" 2>&1
+    count "$log/tensix-datapath.log" tensix-datapath $?
+    grep -qw avx512bw /proc/cpuinfo 2>/dev/null ||
+        echo "tensix-datapath: this host has no AVX-512: both sides ran" \
+             "the reference datapath"
+}
+suite host tensix-datapath tensix_datapath
+
 # make demo's program at small sizes: GDDR -> NCRISC -> unpack/MVMUL/pack
 # -> BRISC -> GDDR on 4 and on all 140 tiles, checked against tt-ref and
 # FP64; a damaged result and bad input must fail (with TTSIM_LIB also

@@ -77,6 +77,7 @@ typedef struct Lib {
 typedef struct Opts {
     const char *lib;
     const char *lib2;
+    const char *args2;          /* --compare-args: lib2's TT_EMU_ARGS */
     const char *fw;
     const char *dump;
     const char *only;
@@ -1372,6 +1373,9 @@ static void fuzz_peer_main(const Opts *o, const uint8_t *fw, size_t fwn,
     Lib l = { 0 };
     FuzzProg f;
 
+    if (o->args2) {
+        setenv("TT_EMU_ARGS", o->args2, 1);     /* our library's machine */
+    }
     lib_open(&l, o->lib2, same_file(o->lib, o->lib2));
     if (!lib_start(&l, o, fw, fwn)) {
         _exit(2);
@@ -2164,7 +2168,7 @@ static void usage(int status)
             "       tt-kernel-run --stress N --case NAMES [--tiles N] "
             "[--timeout S] [--lib PATH]\n"
             "       tt-kernel-run --fuzz N [--seed S] [--sfpu] "
-            "[--compare-lib PATH2] [--lib PATH]\n"
+            "[--compare-lib PATH2] [--compare-args ARGS] [--lib PATH]\n"
             "  --lib PATH          libttsim.so (default $TT_LIBTTSIM)\n"
             "  --fw IMAGE          tt-kernels.bin (default "
             "tensix-fw/tt-kernels.bin beside the program)\n"
@@ -2173,6 +2177,8 @@ static void usage(int status)
             "  --tile X,Y          Tensix tile, NOC0 coordinates (1,2)\n"
             "  --dump FILE         raw result bytes of every run, in order\n"
             "  --compare-lib PATH2 also run on PATH2, compare bit for bit\n"
+            "  --compare-args ARGS with --fuzz: PATH2's QEMU options\n"
+            "                      (TT_EMU_ARGS), e.g. a reference datapath\n"
             "  --timeout S         per kernel run (60)\n"
             "  --clocks N          libttsim_clock() between polls (2000)\n"
             "  --list              print the cases\n"
@@ -2223,6 +2229,7 @@ static void parse_args(int argc, char **argv, Opts *o)
         { "tile", required_argument, NULL, 't' },
         { "dump", required_argument, NULL, 'd' },
         { "compare-lib", required_argument, NULL, 'L' },
+        { "compare-args", required_argument, NULL, 'A' },
         { "timeout", required_argument, NULL, 'T' },
         { "clocks", required_argument, NULL, 'k' },
         { "list", no_argument, NULL, 'i' },
@@ -2269,6 +2276,9 @@ static void parse_args(int argc, char **argv, Opts *o)
             break;
         case 'L':
             o->lib2 = optarg;
+            break;
+        case 'A':
+            o->args2 = optarg;
             break;
         case 'T':
             o->timeout = strtod(optarg, &end);

@@ -355,7 +355,11 @@ tt_dot_avx512(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
               const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow, unsigned n,
               bool bcast, const TTDotOp *op)
 {
-    tt_dot_body16(t, a, b, drow, n, bcast, op);
+    if (t->reference) {
+        tt_dot_body16(t, a, b, drow, n, bcast, op);
+    } else {
+        tt_dot_body_fast16(t, a, b, drow, n, bcast, op);
+    }
 }
 
 static void __attribute__((target("avx512f,avx512bw")))

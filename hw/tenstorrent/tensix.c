@@ -549,6 +549,7 @@ static const VMStateDescription vmstate_tt_tensix = {
 static const Property tt_tensix_props[] = {
     DEFINE_PROP_UINT8("x", TTTensix, tile_x, 0),
     DEFINE_PROP_UINT8("y", TTTensix, tile_y, 0),
+    DEFINE_PROP_BOOL("reference", TTTensix, reference, false),
     DEFINE_PROP_LINK("l1", TTTensix, l1_mr, TYPE_MEMORY_REGION,
                      MemoryRegion *),
     DEFINE_PROP_LINK("view", TTTensix, view, TYPE_MEMORY_REGION,

@@ -224,6 +224,7 @@ struct TTTensix {
 
     QemuMutex lock;             /* the whole coprocessor: one per tile */
     bool woke;                  /* locked: wake the tile's cores at unlock */
+    bool reference;             /* plain datapath, for differential tests */
     TTTensixPort port[TT_CORES_PER_TILE];
     TTTensixThread th[TT_TENSIX_THREADS];
     uint8_t sem_val[TT_TENSIX_SEMS], sem_max[TT_TENSIX_SEMS];

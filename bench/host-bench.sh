@@ -53,6 +53,7 @@ BEGIN {
     goal["upload_unicast"] = "ratio 0.1"
     goal["w1_1core"] = "ratio 300"
     goal["w1_140cores"] = "ratio 20"
+    goal["w2_1core"] = "ratio 300"
 }
 NF != 3 || $2 !~ /^[0-9.e+-]+$/ { next }
 FILENAME ~ /ours$/ { n++; name[n] = $1; unit[n] = $3; ours[$1] = $2; next }
@@ -83,6 +84,12 @@ END {
         }
         printf "%-20s %-6s %14.4g %14s %10s  %s\n", k, unit[i], ours[k], t,
                r, g
+    }
+    # guard: L1 stores (W2) as fast as register work (W1) on one core
+    if (ours["w1_1core"] > 0 && ours["w2_1core"] > 0) {
+        w = ours["w2_1core"] / ours["w1_1core"]
+        printf "%-20s %-6s %14.3g %14s %10s  >= 0.8: %s\n", "w2/w1_1core",
+               "ratio", w, "-", "", (w >= 0.8 ? "met" : "MISSED")
     }
 }' "$tmp/ours" "$tmp/ttsim"
 [ -n "${TTSIM_LIB:-}" ] || echo "(ttsim column empty: set TTSIM_LIB to a" \

@@ -402,15 +402,18 @@ static void bench_latency(void)
     metric("bar0_wr32_latency", tt_host_median(t, LAT_READS) * 1e9, "ns");
 }
 
-/* W1 on tiles [0, @n): wall time from the release to the last done flag */
-static bool bench_w1(const char *name, int n, uint32_t count,
-                     uint32_t clocks)
+/*
+ * Workload @workload (W1 or W2) on tiles [0, @n): wall time from the
+ * release to the last done flag
+ */
+static bool bench_work(const char *name, uint32_t workload, int n,
+                       uint32_t count, uint32_t clocks)
 {
     double t;
     int left;
 
     for (int i = 0; i < n; i++) {
-        write_params(i, 1, count);
+        write_params(i, workload, count);
     }
     t = tt_host_now();
     if (n == NTILES) {
@@ -423,10 +426,11 @@ static bool bench_w1(const char *name, int n, uint32_t count,
     left = wait_done(n, clocks);
     t = tt_host_now() - t;
     set_reset(HOLD_ALL, false);
-    if (left || check_sums(n, 1, count)) {
-        return bench_error("W1 not done or wrong checksum");
+    if (left || check_sums(n, workload, count)) {
+        return bench_error("workload not done or wrong checksum");
     }
-    metric(name, tt_bench_w1_instr(count) * n / t / 1e6, "MIPS");
+    metric(name, (workload == 2 ? tt_bench_w2_instr(count) :
+                  tt_bench_w1_instr(count)) * n / t / 1e6, "MIPS");
     return true;
 }
 
@@ -466,8 +470,11 @@ static int run_bench(const Opts *o)
     good &= bench_upload(false);
     good &= bench_bulk();
     bench_latency();
-    good &= bench_w1("w1_1core", 1, o->count1, o->clocks);
-    good &= bench_w1("w1_140cores", NTILES, o->count, o->clocks);
+    good &= bench_work("w1_1core", 1, 1, o->count1, o->clocks);
+    /* W2 (L1 copy) at about W1's instruction count: L1 stores stay fast */
+    good &= bench_work("w2_1core", 2, 1, o->count1 / 18000 + 1,
+                       o->clocks);
+    good &= bench_work("w1_140cores", 1, NTILES, o->count, o->clocks);
     good &= !tt_host_dma_calls() ||
             bench_error("unexpected device-to-host DMA");
     lib.exit();

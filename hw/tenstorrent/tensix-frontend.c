@@ -548,13 +548,18 @@ static bool tt_wait(TTTensix *t, int role, int kind, int thread)
     tt_tensix_release_waiters(t);      /* a barrier may wait for this wait */
     trace_tt_tensix_core_wait(t->tile_x, t->tile_y, role, kind, thread);
     qatomic_set(&cpu_env(cs)->tt_park, TT_PARK_STALLED);
+    /*
+     * Halted before the lock goes: a run from here on takes the core as
+     * stopped and completes its Src hand-overs (tt_src_pusher_stopped())
+     */
+    qatomic_set(&cs->halted, 1);
     tt_tensix_unlock(t);
     if (tt_spin_briefly(t->spin, &cpu_env(cs)->tt_park, TT_PARK_STALLED)) {
         /* released while spinning: redo the access at once */
+        qatomic_set(&cs->halted, 0);
         qatomic_set(&cpu_env(cs)->tt_park, TT_PARK_RUNNING);
     } else {
         /* a release after the spin leaves TT_PARK_WOKEN: has_work sees it */
-        cs->halted = 1;
         cpu_exit(cs);           /* leave the execution loop: it is halted */
     }
     cpu_loop_exit_restore(cs, cs->mem_io_pc);

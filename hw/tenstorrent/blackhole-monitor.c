@@ -272,6 +272,12 @@ static void tt_hang_check(void *opaque)
         g_autoptr(GString) out = g_string_new(NULL);
 
         tt_summary(m, out);
+        /* what each blocked tile waits on, as "info tt X Y" shows it */
+        for (int i = 0; i < m->soc.grid.ntiles; i++) {
+            if (tt_tile_state(&m->soc.tile[i]) == TT_TILE_BLOCKED) {
+                tt_tile_dump(m, &m->soc.tile[i], out);
+            }
+        }
         fprintf(stderr, "blackhole: no progress for %" PRId64 " s; every "
                 "core is parked, halted or waiting:\n%s(\"info tt X Y\" in "
                 "the monitor shows a tile)\n", m->hang_report, out->str);

@@ -68,7 +68,10 @@ static void test_info_tt(void)
     qtest_quit(q);
 }
 
-/* hang-report=1: the summary reaches stderr once nothing runs */
+/*
+ * hang-report=1: the summary, and each blocked tile as "info tt X Y" shows
+ * it, reach stderr once nothing runs
+ */
 static void test_hang_report(void)
 {
     const char *bin = g_getenv("QTEST_QEMU_BINARY");
@@ -90,7 +93,7 @@ static void test_hang_report(void)
                                       G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
                                       &pid, NULL, NULL, &fd, &err));
     g_unix_set_fd_nonblocking(fd, true, NULL);
-    for (int i = 0; i < 3000 && !strstr(out->str, "x1y2: blocked"); i++) {
+    for (int i = 0; i < 3000 && !strstr(out->str, "(\"info tt X Y\""); i++) {
         while ((n = read(fd, buf, sizeof(buf))) > 0) {
             g_string_append_len(out, buf, n);
         }
@@ -102,6 +105,9 @@ static void test_hang_report(void)
     close(fd);
     g_assert_nonnull(strstr(out->str, "blackhole: no progress for 1 s"));
     g_assert_nonnull(strstr(out->str, "x1y2: blocked"));
+    g_assert_nonnull(strstr(out->str, "tile x1y2 (translated x1y2): "
+                            "blocked"));
+    g_assert_nonnull(strstr(out->str, "semaphores (value/max):"));
 }
 
 int main(int argc, char **argv)

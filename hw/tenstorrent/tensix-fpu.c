@@ -345,6 +345,7 @@ tt_velw_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
 
 /* Sixteen lanes, a whole row per vector, on AVX-512 hosts */
 #ifdef CONFIG_AVX512BW_OPT
+#include <immintrin.h>
 #define TT_VL 16
 #define TT_V(name) glue(name, 16)
 #define TT_VTARGET __attribute__((target("avx512f,avx512bw")))

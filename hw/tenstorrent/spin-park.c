@@ -135,7 +135,7 @@ static void G_NORETURN tt_spin_park(TTSpinCore *c, CPURISCVState *env,
  * and the BQL (queued work and kicks for the siblings, a futex sleep and
  * wake).  So a core whose loop is found waiting keeps polling, in its own
  * translated code, for up to its budget of host time, and only then arms.
- * The budget adapts per core: a wait that ended within spin_max_ns raises
+ * The budget adapts per core: a wait that ended within TT_SPIN_MAX_NS raises
  * it, a longer one halves it, so a core that waits long (a data-movement
  * core between kernels, or any core on a host where partners wait for a
  * CPU) soon parks at once again.  Only with MTTCG: with one vCPU thread
@@ -145,11 +145,18 @@ static void G_NORETURN tt_spin_park(TTSpinCore *c, CPURISCVState *env,
 #define TT_SPIN_MAX_NS  50000
 #define TT_SPIN_STEP_NS 1000
 
+/* A wait of the core ended (@won: within TT_SPIN_MAX_NS) or outlasted it */
+static void tt_spin_adapt(TTSpinCore *c, bool won)
+{
+    c->spin_ns = won ? MIN(c->spin_ns * 2 + TT_SPIN_STEP_NS, TT_SPIN_MAX_NS)
+                     : c->spin_ns / 2;
+}
+
 static bool tt_spin_polls(TTSpinCore *c)
 {
     int64_t now;
 
-    if (!c->tile->spin_max_ns || !tt_spin_mttcg()) {
+    if (!tt_spin_mttcg()) {
         return false;
     }
     now = get_clock();
@@ -157,20 +164,6 @@ static bool tt_spin_polls(TTSpinCore *c)
         c->wait_start = now;
     }
     return now - c->wait_start < c->spin_ns;
-}
-
-/* The loop that waited since c->wait_start moved on: adapt the budget */
-static void tt_spin_wait_ended(TTSpinCore *c)
-{
-    int64_t max = c->tile->spin_max_ns;
-
-    if (get_clock() - c->wait_start <= max) {
-        c->spin_ns = MIN(c->spin_ns * 2 + TT_SPIN_STEP_NS, max);
-        c->spins_won++;
-    } else {
-        c->spin_ns /= 2;
-    }
-    c->wait_start = 0;
 }
 
 /*
@@ -181,9 +174,9 @@ bool tt_spin_briefly(TTSpinTile *s, const uint32_t *word, uint32_t old)
 {
     CPUState *cs = current_cpu;
     TTSpinCore *c;
-    int64_t t0, now;
+    int64_t t0;
 
-    if (!s || !cs || !s->spin_max_ns || !tt_spin_mttcg()) {
+    if (!s || !cs || !tt_spin_mttcg()) {
         return false;
     }
     c = cpu_env(cs)->tt_spin_opaque;
@@ -194,9 +187,7 @@ bool tt_spin_briefly(TTSpinTile *s, const uint32_t *word, uint32_t old)
     do {
         for (int i = 0; i < 64; i++) {
             if (qatomic_read(word) != old) {
-                c->spin_ns = MIN(c->spin_ns * 2 + TT_SPIN_STEP_NS,
-                                 s->spin_max_ns);
-                c->spins_won++;
+                tt_spin_adapt(c, true);
                 return true;
             }
             cpu_relax();
@@ -205,9 +196,8 @@ bool tt_spin_briefly(TTSpinTile *s, const uint32_t *word, uint32_t old)
             !cpu_work_list_empty(cs)) {
             return false;       /* the vCPU loop has work: leave it */
         }
-        now = get_clock();
-    } while (now - t0 < c->spin_ns);
-    c->spin_ns /= 2;
+    } while (get_clock() - t0 < c->spin_ns);
+    tt_spin_adapt(c, false);
     return false;
 }
 
@@ -249,8 +239,9 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
     }
     if (pc != c->pc || env->tt_spin_epoch != c->epoch ||
         memcmp(env->gpr, c->gpr, sizeof(c->gpr))) {
-        if (c->wait_start) {
-            tt_spin_wait_ended(c);
+        if (c->wait_start) {     /* the loop it waited in moved on */
+            tt_spin_adapt(c, get_clock() - c->wait_start <= TT_SPIN_MAX_NS);
+            c->wait_start = 0;
         }
         tt_spin_snapshot(c, env, pc);
         return;
@@ -379,7 +370,6 @@ void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, int ncpus,
     assert(ncpus > 0 && ncpus <= TT_CORES_PER_TILE);
     s->ncpus = ncpus;
     s->bh = qemu_bh_new(tt_spin_rekick_bh, s);
-    s->spin_max_ns = TT_SPIN_MAX_NS;
     for (int r = 0; r < ncpus; r++) {
         CPURISCVState *env = cpu_env(cpus[r]);
 
@@ -387,7 +377,7 @@ void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, int ncpus,
         s->core[r].tile = s;
         s->core[r].role = r;
         s->core[r].period = TT_SPIN_PERIOD;
-        s->core[r].spin_ns = s->spin_max_ns;
+        s->core[r].spin_ns = TT_SPIN_MAX_NS;
         env->tt_spin_opaque = &s->core[r];
         /* without parking the hook still runs, for tt_spin_quiesce_watch */
         env->tt_spin_hook = tt_spin_hook;

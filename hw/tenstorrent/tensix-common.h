@@ -194,12 +194,6 @@ bool tt_sync_latch_holds(TTTensix *t, TTTensixLatch *l);
 void tt_sync_sem_update(TTTensix *t, uint32_t sems, int delta);
 
 /* tensix-frontend.c: run every thread as far as it can go; wake cores */
-/*
- * The coprocessor's lock: tt_tensix_lock() spins before it sleeps,
- * tt_tensix_unlock() wakes the tile's cores if a holder set t->woke.
- */
-void tt_tensix_lock(TTTensix *t);
-void tt_tensix_unlock(TTTensix *t);
 bool tt_tensix_run(TTTensix *t);
 void tt_tensix_release_waiters(TTTensix *t);
 /* GPIO in "stream-changed": re-run a thread held by STREAMWAIT */

@@ -173,7 +173,7 @@ static uint64_t tt_cfg_read(void *opaque, hwaddr addr, unsigned size)
     TTTensix *t = p->t;
     uint32_t w = 0, idx = addr / 4;
 
-    tt_tensix_lock(t);
+    QEMU_LOCK_GUARD(&t->lock);
     if (addr < TT_CFG_DUAL) {
         w = t->cfg[idx / TT_TENSIX_CFG_WORDS][idx % TT_TENSIX_CFG_WORDS];
     } else if (addr >= TT_CFG_THREAD &&
@@ -187,7 +187,6 @@ static uint64_t tt_cfg_read(void *opaque, hwaddr addr, unsigned size)
                       " not modelled\n", t->tile_x, t->tile_y,
                       TT_TILE_TENSIX_CFG_BASE + addr);
     }
-    tt_tensix_unlock(t);
     return extract32(w, 8 * (addr & 3), 8 * size);
 }
 
@@ -205,20 +204,20 @@ static void tt_cfg_mmio_write(void *opaque, hwaddr addr, uint64_t val,
                       TT_TILE_TENSIX_CFG_BASE + addr);
         return;
     }
-    tt_tensix_lock(t);
-    if (addr < TT_CFG_DUAL) {
-        tt_cfg_write(t, idx / TT_TENSIX_CFG_WORDS,
-                     idx % TT_TENSIX_CFG_WORDS, val);
-    } else if (addr < TT_CFG_THREAD) {
-        idx = (addr - TT_CFG_DUAL) / 4 % TT_TENSIX_CFG_WORDS;
-        tt_cfg_write(t, 0, idx, val);
-        tt_cfg_write(t, 1, idx, val);
-    } else {
-        qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d: ThreadConfig is written "
-                      "by SETC16 only\n", t->tile_x, t->tile_y);
+    WITH_QEMU_LOCK_GUARD(&t->lock) {
+        if (addr < TT_CFG_DUAL) {
+            tt_cfg_write(t, idx / TT_TENSIX_CFG_WORDS,
+                         idx % TT_TENSIX_CFG_WORDS, val);
+        } else if (addr < TT_CFG_THREAD) {
+            idx = (addr - TT_CFG_DUAL) / 4 % TT_TENSIX_CFG_WORDS;
+            tt_cfg_write(t, 0, idx, val);
+            tt_cfg_write(t, 1, idx, val);
+        } else {
+            qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d: ThreadConfig is written "
+                          "by SETC16 only\n", t->tile_x, t->tile_y);
+        }
     }
-    t->woke = true;
-    tt_tensix_unlock(t);
+    tt_spin_wake(t->spin);
 }
 
 const MemoryRegionOps tt_tensix_cfg_ops = {

@@ -549,11 +549,12 @@ static bool tt_wait(TTTensix *t, int role, int kind, int thread)
     trace_tt_tensix_core_wait(t->tile_x, t->tile_y, role, kind, thread);
     qatomic_set(&cpu_env(cs)->tt_park, TT_PARK_STALLED);
     /*
-     * Halted before the lock goes: a run from here on takes the core as
-     * stopped and completes its Src hand-overs (tt_src_pusher_stopped())
+     * Halted before the lock goes, also while it spins: a run from here on
+     * takes the core as stopped and completes its Src hand-overs
+     * (tt_src_pusher_stopped())
      */
     qatomic_set(&cs->halted, 1);
-    tt_tensix_unlock(t);
+    qemu_mutex_unlock(&t->lock);
     if (tt_spin_briefly(t->spin, &cpu_env(cs)->tt_park, TT_PARK_STALLED)) {
         /* released while spinning: redo the access at once */
         qatomic_set(&cs->halted, 0);
@@ -566,31 +567,62 @@ static bool tt_wait(TTTensix *t, int role, int kind, int thread)
 }
 
 /*
- * Put @w into @thread's FIFO (before the MOP expander) or past the MOP
- * expander (BRISC), pushed by core @role, or by a debugger or qtest if
- * not @by_core.  Locked, with room in the FIFO.
+ * The lock, taken by every push of the tile's cores.  A push holds it for
+ * microseconds (it runs the coprocessor), and a futex sleep and wake-up on
+ * a contended lock cost more than that: spin on it first for up to
+ * TT_LOCK_SPIN_NS, as MTTCG runs the holder on another host CPU.
  */
-static void tt_enqueue_word(TTTensix *t, int role, int thread, uint32_t w,
-                            bool before_mop, bool by_core)
+#define TT_LOCK_SPIN_NS 20000
+
+static void tt_tensix_lock(TTTensix *t)
+{
+    int64_t t0;
+
+    if (!qemu_mutex_trylock(&t->lock)) {
+        return;
+    }
+    if (qemu_tcg_mttcg_enabled()) {
+        t0 = get_clock();
+        do {
+            for (int i = 0; i < 32; i++) {
+                cpu_relax();
+            }
+            if (!qemu_mutex_trylock(&t->lock)) {
+                return;
+            }
+        } while (get_clock() - t0 < TT_LOCK_SPIN_NS);
+    }
+    qemu_mutex_lock(&t->lock);
+}
+
+static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
+                    bool before_mop)
 {
     TTTensixThread *th = &t->th[thread];
     uint64_t enq0;
+    bool ran;
 
+    tt_tensix_lock(t);
+    /* a full FIFO stalls the store: it completes once a word drains */
+    if (th->pushes >= TT_TENSIX_FIFO_SOFT) {
+        tt_wait(t, role, TT_WAIT_FIFO, thread);
+    }
     trace_tt_tensix_push(t->tile_x, t->tile_y, thread, tt_op_name(w), w);
     if (before_mop && th->fifo_count == TT_TENSIX_FIFO) {
         /* only a push that halts no core (qtest, gdb) gets here */
         qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d tensix T%d: instruction "
                       "FIFO full: 0x%08x dropped\n", t->tile_x, t->tile_y,
                       thread, w);
+        qemu_mutex_unlock(&t->lock);
         return;
     }
-    qatomic_set(&th->pushes, th->pushes + 1);
-    if (th->pusher != (by_core ? role : -1)) {
+    th->pushes++;
+    if (th->pusher != (current_cpu == t->cpu[role] ? role : -1)) {
         /* hand-overs wait for the core that pushed them, not another */
         if (t->flip_thread == thread) {
             tt_src_publish(t);
         }
-        th->pusher = by_core ? role : -1;
+        th->pusher = current_cpu == t->cpu[role] ? role : -1;
     }
     if (before_mop) {
         th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] = w;
@@ -599,82 +631,16 @@ static void tt_enqueue_word(TTTensix *t, int role, int thread, uint32_t w,
         tt_replay_stage(t, thread, w);
         tt_word_done(th, enq0);
     }
-}
-
-/*
- * After a push by a core in @roles: run what can run, mark the core whose
- * Src hand-over is in flight, release stalled cores.  Locked.
- */
-static bool tt_after_push(TTTensix *t, uint32_t roles)
-{
-    bool ran = tt_tensix_run(t);
-
-    if (t->flip_thread >= 0 && t->th[t->flip_thread].pusher >= 0 &&
-        roles & BIT(t->th[t->flip_thread].pusher)) {
-        int r = t->th[t->flip_thread].pusher;
-
-        /* count the core's loop iterations from its push on */
-        tt_spin_quiesce_watch(t->spin, r);
+    ran = tt_tensix_run(t);
+    if (t->flip_thread >= 0 && t->th[t->flip_thread].pusher == role) {
+        /* count the core's loop iterations from this push on */
+        tt_spin_quiesce_watch(t->spin, role);
     }
     tt_tensix_release_waiters(t);
-    return ran;
-}
-
-/*
- * The lock.  A push holds it for microseconds (it runs the coprocessor),
- * and a futex sleep and wake-up on a contended lock cost more than that:
- * spin on it first for up to TT_LOCK_SPIN_NS, as MTTCG runs the holder on
- * another host CPU.
- */
-#define TT_LOCK_SPIN_NS 20000
-
-void tt_tensix_lock(TTTensix *t)
-{
-    if (qemu_mutex_trylock(&t->lock)) {
-        int64_t t0 = get_clock();
-        bool got = false;
-
-        while (qemu_tcg_mttcg_enabled() && !got &&
-               get_clock() - t0 < TT_LOCK_SPIN_NS) {
-            for (int i = 0; i < 32; i++) {
-                cpu_relax();
-            }
-            got = !qemu_mutex_trylock(&t->lock);
-        }
-        if (!got) {
-            qemu_mutex_lock(&t->lock);
-        }
-    }
-}
-
-/* Unlock, then wake the tile's cores if the coprocessor changed */
-void tt_tensix_unlock(TTTensix *t)
-{
-    bool wake = t->woke;
-
-    t->woke = false;
     qemu_mutex_unlock(&t->lock);
-    if (wake) {
+    if (ran) {
         tt_spin_wake(t->spin);      /* semaphores, config, GPRs changed */
     }
-}
-
-static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
-                    bool before_mop)
-{
-    TTTensixThread *th = &t->th[thread];
-    bool by_core = current_cpu && current_cpu == t->cpu[role];
-
-    tt_tensix_lock(t);
-    /* a full FIFO stalls the store: it completes once a word drains */
-    if (th->pushes >= TT_TENSIX_FIFO_SOFT) {
-        tt_wait(t, role, TT_WAIT_FIFO, thread);
-    }
-    tt_enqueue_word(t, role, thread, w, before_mop, by_core);
-    if (tt_after_push(t, BIT(role))) {
-        t->woke = true;
-    }
-    tt_tensix_unlock(t);
 }
 
 /*
@@ -684,14 +650,18 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
 void tt_tensix_quiesce(void *opaque, int role)
 {
     TTTensix *t = opaque;
+    bool ran = false;
 
     tt_tensix_lock(t);
     if (tt_src_publish_by(t, role)) {
         tt_tensix_run(t);
         tt_tensix_release_waiters(t);
-        t->woke = true;
+        ran = true;
     }
-    tt_tensix_unlock(t);
+    qemu_mutex_unlock(&t->lock);
+    if (ran) {
+        tt_spin_wake(t->spin);
+    }
 }
 
 static void tt_push_write(void *opaque, hwaddr addr, uint64_t val,
@@ -845,7 +815,7 @@ static uint32_t tt_pcbuf_access(TTTensixPort *p, hwaddr addr, uint32_t val,
     } else {
         r = tt_pcbuf_trisc(t, p->role - TT_TRISC0, addr, val, write);
     }
-    tt_tensix_unlock(t);
+    qemu_mutex_unlock(&t->lock);
     if (write) {
         tt_spin_wake(t->spin);
     }
@@ -890,9 +860,8 @@ static void tt_mopcfg_write(void *opaque, hwaddr addr, uint64_t val,
                       tt_core_role_name[p->role], TT_TILE_MOP_CFG_BASE + addr);
         return;
     }
-    tt_tensix_lock(p->t);
+    QEMU_LOCK_GUARD(&p->t->lock);
     p->t->th[p->role - TT_TRISC0].mop_cfg[addr / 4] = val;
-    tt_tensix_unlock(p->t);
 }
 
 const MemoryRegionOps tt_tensix_mopcfg_ops = {
@@ -985,7 +954,7 @@ void tt_tensix_stream_changed(void *opaque, int n, int level)
     tt_tensix_lock(t);
     tt_tensix_run(t);
     tt_tensix_release_waiters(t);
-    t->woke = true;
-    tt_tensix_unlock(t);
+    qemu_mutex_unlock(&t->lock);
+    tt_spin_wake(t->spin);
 }
 

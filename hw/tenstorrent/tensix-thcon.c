@@ -267,10 +267,10 @@ static void tt_gpr_write(void *opaque, hwaddr addr, uint64_t val,
     uint32_t *r = tt_gpr_ptr(p, addr & ~3);
 
     if (r) {
-        tt_tensix_lock(p->t);
-        *r = deposit32(*r, 8 * (addr & 3), 8 * size, val);
-        p->t->woke = true;
-        tt_tensix_unlock(p->t);
+        WITH_QEMU_LOCK_GUARD(&p->t->lock) {
+            *r = deposit32(*r, 8 * (addr & 3), 8 * size, val);
+        }
+        tt_spin_wake(p->t->spin);
     }
 }
 

@@ -21,7 +21,7 @@
 
 void tt_tensix_dump(TTTensix *t, GString *out)
 {
-    tt_tensix_lock(t);
+    QEMU_LOCK_GUARD(&t->lock);
     g_string_append(out, "  semaphores (value/max):");
     for (int i = 0; i < TT_TENSIX_SEMS; i++) {
         g_string_append_printf(out, " %u/%u", t->sem_val[i], t->sem_max[i]);
@@ -43,7 +43,6 @@ void tt_tensix_dump(TTTensix *t, GString *out)
     }
     tt_fpu_dump(t, out);
     tt_sfpu_dump(t, out);
-    tt_tensix_unlock(t);
 }
 
 /* True if a thread holds instructions at its gate */

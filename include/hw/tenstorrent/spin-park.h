@@ -50,8 +50,7 @@ typedef struct TTSpinCore {
     target_ulong gpr[32];
     uint64_t parks;
     int64_t wait_start;         /* host ns when the loop began waiting */
-    int64_t spin_ns;            /* polling budget, up to spin_max_ns */
-    uint64_t spins_won;         /* waits that ended within spin_max_ns */
+    int64_t spin_ns;            /* polling budget (spin-park.c) */
 } TTSpinCore;
 
 /*
@@ -80,7 +79,6 @@ struct TTSpinTile {
     MemoryRegion *ram;          /* L1 and the LDMs: one RAM block */
     TTSpinCore core[TT_CORES_PER_TILE];
     uint64_t wakes;
-    int64_t spin_max_ns;        /* poll before parking (-M ...,spin-wait) */
 };
 
 /* The tile's parking state, migrated as part of its Tensix tile */

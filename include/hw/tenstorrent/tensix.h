@@ -223,7 +223,6 @@ struct TTTensix {
     SysBusDevice parent_obj;
 
     QemuMutex lock;             /* the whole coprocessor: one per tile */
-    bool woke;                  /* locked: wake the tile's cores at unlock */
     bool reference;             /* plain datapath, for differential tests */
     TTTensixPort port[TT_CORES_PER_TILE];
     TTTensixThread th[TT_TENSIX_THREADS];

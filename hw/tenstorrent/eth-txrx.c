@@ -62,6 +62,9 @@
 #define TT_ETH_ACK_DELAY_NS     (50 * SCALE_US)
 /* Payload per packet when MAX_PKT_SIZE_BYTES is 0: a jumbo frame */
 #define TT_ETH_DEF_MAX_PKT      9216
+/* reading on the cores' threads (tt_eth_poll) */
+#define TT_ETH_POLL_LAPSE_NS    (1 * SCALE_MS)
+#define TT_ETH_POLL_TX          BIT(31)     /* a role: a command went out */
 #define TT_ETH_MAX_FRAME        (TT_LINK_ETH_HLEN + TT_LINK_HLEN + 0xfff0)
 /* AICLK 1.35 GHz: cycles to ns */
 #define TT_ETH_CYCLES_TO_NS(c)  ((int64_t)(c) * 20 / 27)
@@ -195,6 +198,23 @@ static void tt_eth_put_ethhdr(TTEthTxRx *s, int i, uint8_t *f, uint16_t type,
     }
 }
 
+static void tt_eth_tx_pump(TTEthTxRx *s, int qi);
+
+/*
+ * A frame the netdev had to queue went out (its socket had filled): the
+ * TX queues go on.  Until then they send nothing new, so CMD_ONGOING
+ * holds a command while the link cannot take more.
+ */
+static void tt_eth_tx_flushed(NetClientState *nc, ssize_t len)
+{
+    TTEthTxRx *s = qemu_get_nic_opaque(nc);
+
+    s->tx_queued = false;
+    for (int qi = 0; qi < TT_ETH_QUEUES; qi++) {
+        tt_eth_tx_pump(s, qi);
+    }
+}
+
 static void tt_eth_send(TTEthTxRx *s, const uint8_t *f, uint32_t len)
 {
     NetClientState *nc = tt_eth_nc(s);
@@ -208,17 +228,23 @@ static void tt_eth_send(TTEthTxRx *s, const uint8_t *f, uint32_t len)
                           ? f[TT_LINK_ETH_HLEN + TT_LINK_OFF_TYPE] : 0xff,
                           len > TT_LINK_ETH_HLEN + TT_LINK_OFF_ACK
                           ? f[TT_LINK_ETH_HLEN + TT_LINK_OFF_SEQ] : 0, len);
-    qemu_send_packet(nc, f, len);
+    if (!qemu_send_packet_async(nc, f, len, tt_eth_tx_flushed)) {
+        s->tx_queued = true;    /* the netdev keeps it until it can write */
+    }
 }
 
-/* A TT-link frame: header from table entry @hi, payload space after it */
+/*
+ * A TT-link frame: header from table entry @hi, payload space after it,
+ * for the caller to fill (not cleared: up to 64 KiB per packet)
+ */
 static uint8_t *tt_eth_ttlink_frame(TTEthTxRx *s, int q, int hi, int type,
                                     uint32_t addr, uint32_t plen,
                                     uint32_t *flen)
 {
-    uint8_t *f = g_malloc0(TT_LINK_ETH_HLEN + TT_LINK_HLEN + plen);
+    uint8_t *f = g_malloc(TT_LINK_ETH_HLEN + TT_LINK_HLEN + plen);
     uint8_t *h = f + TT_LINK_ETH_HLEN;
 
+    memset(f, 0, TT_LINK_ETH_HLEN + TT_LINK_HLEN);
     tt_eth_put_ethhdr(s, hi, f, TT_LINK_ETHERTYPE, 0);
     h[TT_LINK_OFF_MAGIC] = TT_LINK_MAGIC;
     h[TT_LINK_OFF_TYPE] = type;
@@ -230,11 +256,24 @@ static uint8_t *tt_eth_ttlink_frame(TTEthTxRx *s, int q, int hi, int type,
     return f;
 }
 
+static bool tt_eth_acks_owed(TTEthTxRx *s)
+{
+    for (int q = 0; q < TT_ETH_QUEUES; q++) {
+        if (s->ack_owed[q]) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Send a frame of queue @q's stream with the current ack */
 static void tt_eth_send_ttlink(TTEthTxRx *s, int q, uint8_t *f, uint32_t len)
 {
     f[TT_LINK_ETH_HLEN + TT_LINK_OFF_ACK] = s->rx_next[q];
     s->ack_owed[q] = 0;
+    if (!tt_eth_acks_owed(s)) {
+        qatomic_set(&s->ack_due_ns, 0);
+    }
     tt_eth_send(s, f, len);
 }
 
@@ -274,6 +313,7 @@ static int64_t tt_eth_resend_ns(TTEthTxq *q)
 }
 
 static void tt_eth_arm(TTEthTxRx *s);
+static void tt_eth_poll_tx(TTEthTxRx *s);
 
 static void tt_eth_count_tx(TTEthTxq *q, uint32_t flen)
 {
@@ -293,7 +333,8 @@ static void tt_eth_tx_pump(TTEthTxRx *s, int qi)
     TTEthTxq *q = &s->txq[qi];
     uint32_t sel = *tt_txq_reg(q, TT_ETH_TXQ_TXPKT_CFG_SEL_SW);
 
-    while (q->ongoing && (uint8_t)(q->next - q->una) < TT_ETH_WINDOW) {
+    while (q->ongoing && (uint8_t)(q->next - q->una) < TT_ETH_WINDOW &&
+           !s->tx_queued) {
         bool mmio = q->cmd == TT_ETH_TXQ_CMD_MMIO_WRITE;
         uint32_t n = mmio ? 0 : MIN(q->left, tt_eth_max_pkt(q));
         int hi = extract32(sel, mmio ? 4 : 8, 4) % TT_ETH_TX_HEADERS;
@@ -433,6 +474,8 @@ static void tt_eth_tx_cmd(TTEthTxRx *s, int qi, uint32_t cmd)
     q->left = size;
     q->ongoing = true;
     (*tt_txq_reg(q, TT_ETH_TXQ_TRANSFER_CNT))++;
+    tt_spin_expect_answer(s->spin);
+    tt_eth_poll_tx(s);
     tt_eth_tx_pump(s, qi);
 }
 
@@ -535,7 +578,7 @@ static void tt_eth_arm(TTEthTxRx *s)
     }
 }
 
-static void tt_eth_ack_bh(void *opaque)
+static void tt_eth_ack_timer(void *opaque)
 {
     TTEthTxRx *s = opaque;
 
@@ -544,11 +587,6 @@ static void tt_eth_ack_bh(void *opaque)
             tt_eth_send_control(s, qi, TT_LINK_SEQ_UPDATE, 0);
         }
     }
-}
-
-static void tt_eth_ack_timer(void *opaque)
-{
-    tt_eth_ack_bh(opaque);
 }
 
 /* Frames in */
@@ -670,12 +708,15 @@ static void tt_eth_rx_data(TTEthTxRx *s, const uint8_t *f, size_t len)
     *tt_rxq_reg(q, TT_ETH_RXQ_REMOTE_RX_SEQ_NUM) = h[TT_LINK_OFF_ACK];
     /*
      * Acks ride on the frames going back; a sequence update goes alone
-     * after TT_ETH_ACK_EVERY packets or TT_ETH_ACK_DELAY_NS of quiet
+     * after TT_ETH_ACK_EVERY packets (tt_eth_txrx_receive) or
+     * TT_ETH_ACK_DELAY_NS of quiet
      */
-    if (++s->ack_owed[src] >= TT_ETH_ACK_EVERY) {
-        qemu_bh_schedule(s->ack_bh);
-    } else if (!timer_pending(s->ack_timer)) {
-        timer_mod(s->ack_timer, tt_eth_now() + TT_ETH_ACK_DELAY_NS);
+    if (!tt_eth_acks_owed(s)) {
+        qatomic_set(&s->ack_due_ns, tt_eth_now() + TT_ETH_ACK_DELAY_NS);
+    }
+    s->ack_owed[src]++;
+    if (!(s->polling & ~TT_ETH_POLL_TX) && !timer_pending(s->ack_timer)) {
+        timer_mod(s->ack_timer, s->ack_due_ns);   /* else a poller sends it */
     }
     if (h[TT_LINK_OFF_SEQ] != s->rx_next[src]) {
         /* a resend of one delivered already, or one after a loss */
@@ -706,6 +747,7 @@ static void tt_eth_rx_data(TTEthTxRx *s, const uint8_t *f, size_t len)
     *tt_rxq_reg(q, TT_ETH_RXQ_LOCAL_RX_SEQ_NUM) = s->rx_next[src];
     tt_eth_rx_count(q, mmio ? 4 : plen, len);
     trace_tt_eth_deliver(s->channel, qi, mmio, addr, plen);
+    tt_spin_input(s->spin);
     tt_spin_wake(s->spin);
 }
 
@@ -757,6 +799,9 @@ void tt_eth_txrx_receive(TTEthTxRx *s, const uint8_t *f, size_t len)
     case TT_LINK_L1_WRITE:
     case TT_LINK_MMIO_WRITE:
         tt_eth_rx_data(s, f, len);
+        if (s->ack_owed[src] >= TT_ETH_ACK_EVERY) {
+            tt_eth_send_control(s, src, TT_LINK_SEQ_UPDATE, 0);
+        }
         break;
     default:
         tt_eth_drop(s, -1, "unknown TT-link packet type", len);
@@ -769,6 +814,127 @@ static ssize_t tt_eth_receive(NetClientState *nc, const uint8_t *f,
 {
     tt_eth_txrx_receive(qemu_get_nic_opaque(nc), f, len);
     return len;
+}
+
+/*
+ * Reading the link on the cores' threads.  A core of the tile that polls
+ * before parking (spin-park.c) likely waits for what the link brings: it
+ * reads the netdev itself, and the main loop does not watch it.  A frame
+ * then costs the sender's write and the poller's read, not a wake-up of
+ * the main loop's thread, which on a loaded host costs tens of
+ * microseconds per hop and competes with the polling cores for host CPUs
+ * and the BQL.  A core that sent a command keeps the main loop off too
+ * (TT_ETH_POLL_TX), so that acks and answers wait in the socket for its
+ * next poll instead of waking the main loop.  Reading goes back to the
+ * main loop when a core parks, or after TT_ETH_POLL_LAPSE_NS without polls
+ * or commands (a core that stopped without a word: a WFI, a reset, a
+ * debugger's stop, or one that went on to other work).
+ */
+
+/* With the BQL: @roles poll the link; false if its netdev cannot be */
+static bool tt_eth_poll_start(TTEthTxRx *s, uint32_t roles)
+{
+    if (!s->polling &&
+        !qemu_net_peer_set_polled(qemu_get_queue(s->nic), true)) {
+        qatomic_set(&s->unpollable, true);
+        return false;
+    }
+    if (!s->polling) {
+        trace_tt_eth_polled(s->channel, true);
+    }
+    qatomic_set(&s->polling, s->polling | roles);
+    if (!timer_pending(s->poll_timer)) {
+        timer_mod(s->poll_timer, tt_eth_now() + TT_ETH_POLL_LAPSE_NS);
+    }
+    return true;
+}
+
+/* With the BQL: @roles stop; the main loop reads once none is left */
+static void tt_eth_poll_stop(TTEthTxRx *s, uint32_t roles)
+{
+    uint32_t was = s->polling;
+
+    qatomic_set(&s->polling, was & ~roles);
+    if (was && !s->polling) {
+        trace_tt_eth_polled(s->channel, false);
+        qemu_net_peer_set_polled(qemu_get_queue(s->nic), false);
+    }
+    if (!(s->polling & ~TT_ETH_POLL_TX) && tt_eth_acks_owed(s) &&
+        !timer_pending(s->ack_timer)) {
+        timer_mod(s->ack_timer, tt_eth_now() + TT_ETH_ACK_DELAY_NS);
+    }
+}
+
+static void tt_eth_poll_timer(void *opaque)
+{
+    TTEthTxRx *s = opaque;
+    int64_t now = tt_eth_now();
+
+    if (now - qatomic_read(&s->poll_seen_ns) >= TT_ETH_POLL_LAPSE_NS) {
+        tt_eth_poll_stop(s, s->polling & ~TT_ETH_POLL_TX);
+    }
+    if (now - s->tx_seen_ns >= TT_ETH_POLL_LAPSE_NS) {
+        tt_eth_poll_stop(s, TT_ETH_POLL_TX);
+    }
+    if (s->polling) {
+        timer_mod(s->poll_timer, now + TT_ETH_POLL_LAPSE_NS);
+    }
+}
+
+/* A command went out: keep reading on the cores' threads (with the BQL) */
+static void tt_eth_poll_tx(TTEthTxRx *s)
+{
+    if (s->nic && !qatomic_read(&s->unpollable) && tt_spin_polled(s->spin)) {
+        s->tx_seen_ns = tt_eth_now();
+        if (!(s->polling & TT_ETH_POLL_TX)) {
+            tt_eth_poll_start(s, TT_ETH_POLL_TX);
+        }
+    }
+}
+
+static void tt_eth_poll(void *opaque, int role, TTSpinPoll event)
+{
+    TTEthTxRx *s = opaque;
+    NetClientState *nc = qemu_get_queue(s->nic);
+    int64_t now;
+
+    if (event != TT_SPIN_POLL_WAITING) {
+        /* a core that parks must be woken by the main loop's reads */
+        uint32_t roles = BIT(role) | (event == TT_SPIN_POLL_PARKING ?
+                                      TT_ETH_POLL_TX : 0);
+
+        if (qatomic_read(&s->polling) & roles) {
+            bql_lock();
+            tt_eth_poll_stop(s, roles);
+            bql_unlock();
+        }
+        return;
+    }
+    if (qatomic_read(&s->unpollable)) {
+        return;
+    }
+    now = tt_eth_now();
+    qatomic_set(&s->poll_seen_ns, now);
+    if (!(qatomic_read(&s->polling) & BIT(role))) {
+        bql_lock();
+        tt_eth_poll_start(s, BIT(role));
+        bql_unlock();
+    }
+    if (qatomic_read(&s->tx_queued) && nc->peer) {
+        bql_lock();
+        qemu_flush_queued_packets(nc->peer);    /* the socket may take it */
+        bql_unlock();
+    }
+    if (qemu_net_peer_rx_ready(nc)) {
+        bql_lock();
+        qemu_net_peer_read_now(nc);
+        bql_unlock();
+    } else if (qatomic_read(&s->ack_due_ns) &&
+               now >= qatomic_read(&s->ack_due_ns)) {
+        bql_lock();
+        tt_eth_ack_timer(s);        /* the quiet after a burst: ack it */
+        bql_unlock();
+    }
 }
 
 static void tt_eth_link_status_changed(NetClientState *nc)
@@ -787,8 +953,16 @@ static NetClientInfo tt_eth_net_info = {
 
 /* Registers */
 
+/*
+ * The registers are a lockless region that takes the BQL itself: the
+ * state is shared with the link's receive path under the BQL, but an
+ * access then need not end its translation block, which for firmware
+ * that polls STATUS and writes five registers per command cost a
+ * retranslation and a longjmp per access.
+ */
 static uint64_t tt_eth_read(void *opaque, hwaddr addr, unsigned size)
 {
+    BQL_LOCK_GUARD();
     TTEthTxRx *s = opaque;
     uint32_t val = 0, off;
 
@@ -828,6 +1002,7 @@ unimp:
 static void tt_eth_write(void *opaque, hwaddr addr, uint64_t val,
                          unsigned size)
 {
+    BQL_LOCK_GUARD();           /* see tt_eth_read() */
     TTEthTxRx *s = opaque;
     uint32_t off;
 
@@ -947,6 +1122,11 @@ static void tt_eth_reset_hold(Object *obj, ResetType type)
         s->ack_owed[qi] = 0;
     }
     timer_del(s->ack_timer);
+    s->ack_due_ns = 0;
+    s->tx_queued = false;
+    if (s->nic) {
+        tt_eth_poll_stop(s, s->polling);    /* the main loop reads again */
+    }
     memset(s->ctrl, 0, sizeof(s->ctrl));
     memset(s->hdr, 0, sizeof(s->hdr));
     for (int qi = 0; qi < 2; qi++) {
@@ -988,12 +1168,12 @@ static void tt_eth_realize(DeviceState *dev, Error **errp)
     }
     memory_region_init_io(&s->mmio, OBJECT(s), &tt_eth_ops, s,
                           "tt-eth-txrx", TT_ETH_TXRX_SIZE);
+    memory_region_enable_lockless_io(&s->mmio);     /* see tt_eth_read() */
     sysbus_init_mmio(SYS_BUS_DEVICE(s), &s->mmio);
     address_space_init(&s->as, s->view, "tt-eth-txrx");
-    s->ack_bh = qemu_bh_new_guarded(tt_eth_ack_bh, s,
-                                    &dev->mem_reentrancy_guard);
     s->timer = timer_new_ns(QEMU_CLOCK_REALTIME, tt_eth_timer, s);
     s->ack_timer = timer_new_ns(QEMU_CLOCK_REALTIME, tt_eth_ack_timer, s);
+    s->poll_timer = timer_new_ns(QEMU_CLOCK_REALTIME, tt_eth_poll_timer, s);
     if (s->conf.peers.ncs[0]) {
         g_autofree char *id = g_strdup_printf("eth%d", s->channel);
 
@@ -1001,6 +1181,9 @@ static void tt_eth_realize(DeviceState *dev, Error **errp)
         s->nic = qemu_new_nic(&tt_eth_net_info, &s->conf,
                               object_get_typename(OBJECT(s)), id,
                               &dev->mem_reentrancy_guard, s);
+        if (s->spin) {
+            tt_spin_set_poll(s->spin, tt_eth_poll, s);
+        }
     }
 }
 
@@ -1013,7 +1196,7 @@ static void tt_eth_unrealize(DeviceState *dev)
     }
     timer_free(s->timer);
     timer_free(s->ack_timer);
-    qemu_bh_delete(s->ack_bh);
+    timer_free(s->poll_timer);
 }
 
 /*

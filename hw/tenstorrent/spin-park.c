@@ -160,6 +160,11 @@ static bool tt_spin_polls(TTSpinCore *c)
         return false;
     }
     now = get_clock();
+    if (qatomic_read(&c->tile->input)) {
+        qatomic_set(&c->tile->input, false);
+        c->spin_ns = TT_SPIN_MAX_NS;
+        c->wait_start = now;
+    }
     if (!c->wait_start) {
         c->wait_start = now;
     }
@@ -201,6 +206,33 @@ bool tt_spin_briefly(TTSpinTile *s, const uint32_t *word, uint32_t old)
     return false;
 }
 
+/*
+ * The current core started something whose answer comes from outside the
+ * tile soon (a frame on an Ethernet link): its next wait polls for the
+ * whole budget again.  Otherwise two cores of linked chips, each waiting
+ * longer than the budget while the other parks, would keep halving their
+ * budgets and never poll again.
+ */
+void tt_spin_expect_answer(TTSpinTile *s)
+{
+    CPUState *cs = current_cpu;
+    TTSpinCore *c = cs ? cpu_env(cs)->tt_spin_opaque : NULL;
+
+    if (c && c->tile == s) {
+        c->spin_ns = TT_SPIN_MAX_NS;
+    }
+}
+
+bool tt_spin_polled(TTSpinTile *s)
+{
+    return s && s->park && tt_spin_mttcg();
+}
+
+void tt_spin_input(TTSpinTile *s)
+{
+    qatomic_set(&s->input, true);
+}
+
 static void tt_spin_try_park(TTSpinCore *c, CPURISCVState *env,
                              target_ulong pc)
 {
@@ -214,6 +246,18 @@ static void tt_spin_try_park(TTSpinCore *c, CPURISCVState *env,
         tt_spin_park(c, env, pc);
     }
     qatomic_set(&env->tt_park, TT_PARK_RUNNING);
+}
+
+/*
+ * The core stops polling: it moved on, or it is about to park (said even
+ * when its budget let it poll not at all, for the callback's other state)
+ */
+static void tt_spin_poll_end(TTSpinCore *c, TTSpinPoll why)
+{
+    if (c->polling || (why == TT_SPIN_POLL_PARKING && c->tile->poll)) {
+        c->polling = false;
+        c->tile->poll(c->tile->poll_opaque, c->role, why);
+    }
 }
 
 static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
@@ -242,6 +286,7 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
         if (c->wait_start) {     /* the loop it waited in moved on */
             tt_spin_adapt(c, get_clock() - c->wait_start <= TT_SPIN_MAX_NS);
             c->wait_start = 0;
+            tt_spin_poll_end(c, TT_SPIN_POLL_MOVED_ON);
         }
         tt_spin_snapshot(c, env, pc);
         return;
@@ -252,7 +297,11 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
     } else if (c->matches < TT_SPIN_MATCHES) {
         c->matches++;
     } else if (!tt_spin_polls(c)) {
+        tt_spin_poll_end(c, TT_SPIN_POLL_PARKING);
         tt_spin_arm(c);
+    } else if (s->poll) {
+        c->polling = true;
+        s->poll(s->poll_opaque, c->role, TT_SPIN_POLL_WAITING);
     }
 }
 
@@ -261,6 +310,14 @@ void tt_spin_set_quiesce(TTSpinTile *s, void (*fn)(void *opaque, int role),
 {
     s->quiesce = fn;
     s->quiesce_opaque = opaque;
+}
+
+void tt_spin_set_poll(TTSpinTile *s,
+                      void (*fn)(void *opaque, int role, TTSpinPoll event),
+                      void *opaque)
+{
+    s->poll = fn;
+    s->poll_opaque = opaque;
 }
 
 void tt_spin_quiesce_watch(TTSpinTile *s, int role)
@@ -355,6 +412,7 @@ void tt_spin_core_reset_cpu(CPUState *cs)
         c->matches = 0;
         c->period = TT_SPIN_PERIOD;
         c->wait_start = 0;
+        c->polling = false;     /* the poll callback's owner times it out */
     }
 }
 

@@ -8,8 +8,12 @@ P300, QuietBox 2 and a 32-chip Galaxy (one Tensix column per chip), every
 Ethernet channel running tests/firmware/eth-ping.c from reset: each link
 must come up and carry a stamp both ways that names the peer its
 base-firmware results name; unlinked channels report themselves unused.
-Also: the QuietBox 2 over TCP, a chip killed under a running P300 (its
-peer's links go down, the peer keeps running), a tt-umd cluster
+Also: links that stay up while the ERISC cores that last sent sleep in
+WFI (the link is read again by the main loop once no core polls it), the
+QuietBox 2 over TCP, a chip killed under a running P300 (its peer's links
+go down, the peer keeps running), the same while the peers stream to each
+other (tests/firmware/eth-bench.c; the killed peer's end of the socket is
+seen by the polling core's read), a tt-umd cluster
 descriptor as the topology, a token three times around the QuietBox 2
 ring (ERISC firmware forwarding over TT-link and the NOC), a P300 split
 over two network namespaces linked by TCP (as root with iproute2;
@@ -70,12 +74,7 @@ def machine(build):
 
 
 def result(d, chip, logical):
-    out = ttc.hmp(d, chip, "cpu %d; x/1wx 0x%x" % (NCORES + 2 * logical,
-                                                   RESULT))
-    try:
-        return int(out.split(":")[1].split()[0], 16)
-    except (IndexError, ValueError):
-        return None
+    return ttc.hmp_word(d, chip, NCORES + 2 * logical, RESULT)
 
 
 def wait_results(d, nchips, links, timeout=60):
@@ -129,6 +128,54 @@ def stop(build, d, st):
     ok(r.returncode == 0 and gone and not left,
        "stop: every chip gone, no socket left")
     shutil.rmtree(d, ignore_errors=True)
+
+
+def links_stay_up(d, nchips, secs, label):
+    """Each link still up after @secs: every chip read its peers' keepalives
+    while its cores, having sent last, sit in WFI"""
+    time.sleep(secs)
+    down = ["chip %d channel %s" % (chip, s[0]) for chip in range(nchips)
+            for s in ttc.link_states(d, chip) if s[2] != "up"]
+    ok(not down, "%s: links still up %.1f s later, ERISCs in WFI%s" % (
+        label, secs, " (down: %s)" % ", ".join(down) if down else ""))
+
+
+def test_killed_mid_transfer(build):
+    """Two chips stream to each other (eth-bench); one is killed mid-run"""
+    desc = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+    desc.write("arch: {0: blackhole, 1: blackhole}\n"
+               "ethernet_connections:\n"
+               "  - [{chip: 0, chan: 0}, {chip: 1, chan: 0}]\n"
+               "asic_locations: {0: 0, 1: 1}\n")
+    desc.close()
+    d = tempfile.mkdtemp(prefix="tt-cluster-test-")
+    fw = os.path.join(build, "firmware", "eth-bench.elf")
+    r = tool(build, d, "start", desc.name, qemu_args=[
+        "-M", "blackhole,%s,erisc-firmware=%s" % (ONE_COL, fw)])
+    os.unlink(desc.name)
+    if not ok(r.returncode == 0, "two chips streaming: start"):
+        shutil.rmtree(d, ignore_errors=True)
+        return
+    st = ttc.load_state(d)
+    # the ping-pong's total lands once the streaming has begun
+    deadline = time.time() + 60
+    while not ttc.hmp_word(d, 0, NCORES, 0x30100) and time.time() < deadline:
+        time.sleep(0.01)
+    running = not ttc.hmp_word(d, 0, NCORES, 0x30010)
+    os.kill(st["pids"][1], signal.SIGKILL)
+    deadline = time.time() + 10
+    states = []
+    while time.time() < deadline:
+        states = ttc.link_states(d, 0)
+        if states and states[0][2] == "down":
+            break
+        time.sleep(0.1)
+    ok(running and states and states[0][2] == "down",
+       "two chips streaming: chip 1 killed mid-run (%s), chip 0's link "
+       "goes down" % ("streaming" if running else "but the run had ended"))
+    ok(ttc.alive(st["pids"][0]) and "Blackhole" in ttc.hmp(d, 0, "info tt"),
+       "two chips streaming: chip 0 keeps running")
+    stop(build, d, st)
 
 
 def test_p300_peer_killed(build):
@@ -337,6 +384,7 @@ def main():
     for topo in ("p300", "qb2"):
         c = run_cluster(build, topo)
         if c:
+            links_stay_up(c[0], len(c[1]["pids"]), 2.5, topo)
             stop(build, *c)
     port = random.randrange(20000, 60000, 100)
     c = run_cluster(build, "qb2", ("--tcp", "--port-base", str(port)),
@@ -344,6 +392,7 @@ def main():
     if c:
         stop(build, *c)
     test_p300_peer_killed(build)
+    test_killed_mid_transfer(build)
     test_descriptor(build)
     test_netns(build)
     test_ring(build)

@@ -6,18 +6,18 @@
  * location 0 measures, the one at location 1 answers.
  *
  * Ping-pong: PINGS round trips of a 16-byte L1 write each way.
- * Throughput: for each size, 16 MiB in L1 writes of that size from one
+ * Throughput: for each size, 64 MiB in L1 writes of that size from one
  * 256 KiB buffer (a 1 MiB transfer is four), then a flag the receiver
  * acknowledges, so the time covers the data's arrival.
  * Times are wall-clock cycles (AICLK 1.35 GHz of QEMU's virtual clock,
  * host time when not under icount), at RESULTS: the ping-pong total, then
- * one per size.
+ * one per size; then PINGS and TOTAL, for the script.
  */
 #include "tt.h"
 #include "../../include/hw/tenstorrent/ttlink.h"
 
 #define PINGS       1000
-#define TOTAL       (16u << 20)
+#define TOTAL       (64u << 20)
 #define BUF         0x38000u    /* 256 KiB, below the base-firmware area */
 #define BUF_SIZE    0x40000u
 #define OUT         0x34000u
@@ -79,6 +79,8 @@ static void measure(void)
         wait_for(PONG_IN, i);
     }
     REG32(RESULTS) = now() - t0;
+    REG32(RESULTS + 20) = PINGS;
+    REG32(RESULTS + 24) = TOTAL;
     for (uint32_t s = 0; s < 4; s++) {
         uint32_t chunk = sizes[s] < BUF_SIZE ? sizes[s] : BUF_SIZE;
 

@@ -63,8 +63,21 @@ struct TTEthTxRx {
     NICState *nic;
     NICConf conf;
     QEMUTimer *timer;               /* link upkeep and resends, host time */
-    QEMUBH *ack_bh;
     QEMUTimer *ack_timer;           /* a delayed sequence update */
+
+    /*
+     * Cores of the tile that poll and read the link themselves (the
+     * netdev polled, not watched by the main loop), when each last did,
+     * and the watchdog that hands reading back if they stop without
+     * saying so (a WFI, a reset, a debugger's stop)
+     */
+    uint32_t polling;
+    bool unpollable;                /* the netdev cannot be polled so */
+    int64_t poll_seen_ns;
+    int64_t tx_seen_ns;             /* the last command */
+    QEMUTimer *poll_timer;
+    int64_t ack_due_ns;             /* when owed acks go alone, or 0 */
+    bool tx_queued;                 /* a frame waits in the netdev's queue */
 
     TTEthTxq txq[TT_ETH_QUEUES];
     TTEthRxq rxq[TT_ETH_QUEUES];

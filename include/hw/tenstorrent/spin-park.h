@@ -51,6 +51,7 @@ typedef struct TTSpinCore {
     uint64_t parks;
     int64_t wait_start;         /* host ns when the loop began waiting */
     int64_t spin_ns;            /* polling budget (spin-park.c) */
+    bool polling;               /* the tile's poll callback knows it polls */
 } TTSpinCore;
 
 /*
@@ -58,6 +59,13 @@ typedef struct TTSpinCore {
  * it counts as having moved on, for the "quiesce" callback
  */
 #define TT_SPIN_QUIESCE 16
+
+/* What a core that polls before parking does, for the tile's callback */
+typedef enum TTSpinPoll {
+    TT_SPIN_POLL_WAITING,       /* each sample while it polls */
+    TT_SPIN_POLL_MOVED_ON,      /* once: its loop moved on */
+    TT_SPIN_POLL_PARKING,       /* once: it stops polling to park */
+} TTSpinPoll;
 
 struct TTSpinTile {
     Object parent_obj;
@@ -70,6 +78,10 @@ struct TTSpinTile {
     uint32_t quiesce_roles;
     void (*quiesce)(void *opaque, int role);
     void *quiesce_opaque;
+    /* Called without the BQL as a core polls before parking (TTSpinPoll) */
+    void (*poll)(void *opaque, int role, TTSpinPoll event);
+    void *poll_opaque;
+    bool input;                 /* tt_spin_input() since a core last looked */
 
     uint32_t wake_gen;          /* bumped by every possible change */
     uint32_t rekick;            /* roles to kick again under the BQL */
@@ -91,6 +103,30 @@ void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, int ncpus,
 /* The callback tt_spin_quiesce_watch() arms (the tile's Tensix) */
 void tt_spin_set_quiesce(TTSpinTile *s, void (*fn)(void *opaque, int role),
                          void *opaque);
+
+/*
+ * A callback for the samples of a core that polls before parking, to fetch
+ * what the core may be waiting for (an Ethernet tile's link input)
+ */
+void tt_spin_set_poll(TTSpinTile *s,
+                      void (*fn)(void *opaque, int role, TTSpinPoll event),
+                      void *opaque);
+
+/* Whether cores of @s poll before parking (MTTCG and spin-park on) */
+bool tt_spin_polled(TTSpinTile *s);
+
+/*
+ * The current CPU, a core of @s, sent something whose answer comes soon:
+ * let its next wait poll for the whole budget (spin-park.c)
+ */
+void tt_spin_expect_answer(TTSpinTile *s);
+
+/*
+ * Input from outside the tile (a frame from a link) landed: a core that
+ * waits polls for the whole budget from now on, rather than parking
+ * between the frames of a stream.  Lock-free; any thread.
+ */
+void tt_spin_input(TTSpinTile *s);
 
 /*
  * Call the quiesce callback for core @role from its next sample: within

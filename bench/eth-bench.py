@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Ethernet and cluster benchmarks (no pass/fail; numbers for the notes).
 
-    bench/eth-bench.py [--build BUILD] [--full-galaxy]
+    bench/eth-bench.py [--build BUILD] [--full-galaxy] [--ttsim-x2 LIB]
 
 1. TT-link between two chips, two QEMU processes on this host, linked on
    channel 0 by a UNIX stream socket: tests/firmware/eth-bench.c on E0 of
@@ -14,13 +14,20 @@
    each carried a packet both ways (tests/firmware/eth-ping.c), resident
    memory per chip.
 
-ttsim runs its chips in one process with memcpy links; the same two-chip
-program through its libttsim ABI needs our library's multi-chip mode,
-which does not exist yet, so no ttsim ratio is measured here.
+3. The same two-chip program through the libttsim ABI alone, given
+   ttsim's two-chip build (--ttsim-x2, or TTSIM_X2_LIB): on ours
+   (build/libttsim/p300, one QEMU per chip) and on ttsim, each in a
+   process of its own, the host finds a linked pair of Ethernet tiles
+   (port status and the base firmware's chip_info), loads eth-bench.elf
+   into both through TLB windows, releases E0 and waits for the result;
+   host time from release to the end, and ttsim's over ours.  ttsim
+   links its chips by a memcpy in one process, stepping the two cores in
+   turn; it knows no host time, so only host times compare.
 """
 import argparse
 import importlib.machinery
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -34,6 +41,12 @@ TOOL = os.path.join(SRC, "tools", "tt-cluster")
 ONE_COL = "harvested-tensix-cols=2:3:4:5:6:7:10:11:12:13:14:15:16"
 AICLK = 1.35e9
 SIZES = ["1 KiB", "16 KiB", "256 KiB", "1 MiB"]
+
+sys.path.insert(0, os.path.join(SRC, "scripts", "tenstorrent"))
+import ttabi  # noqa: E402
+import ttchips  # noqa: E402
+
+EB = ttabi.load("tests/firmware/eth-bench.h")
 
 loader = importlib.machinery.SourceFileLoader("tt_cluster", TOOL)
 spec = importlib.util.spec_from_loader("tt_cluster", loader)
@@ -66,11 +79,13 @@ def two_chips(build):
          qemu_args=["-M", "blackhole,%s,erisc-firmware=%s" % (ONE_COL, fw)])
     cpu = 50                    # E0 of channel 0 after 10 tiles' cores
     deadline = time.time() + 600
-    while ttc.hmp_word(d, 0, cpu, 0x30010) != 0x600d0001:
+    while ttc.hmp_word(d, 0, cpu, EB["ETH_BENCH_DONE"]) != \
+            EB["ETH_BENCH_DONE_VALUE"]:
         if time.time() > deadline:
             sys.exit("eth-bench: the two-chip run did not finish")
         time.sleep(0.2)
-    res = [ttc.hmp_word(d, 0, cpu, 0x30100 + 4 * i) for i in range(7)]
+    res = [ttc.hmp_word(d, 0, cpu, EB["ETH_BENCH_RESULTS"] + 4 * i)
+           for i in range(7)]
     pings, total = res[5], res[6]       # the firmware's counts
     tool(build, d, "stop")
     shutil.rmtree(d, ignore_errors=True)
@@ -117,18 +132,56 @@ def galaxy(build, full):
                       sum(rss) / (1 << 20)))
 
 
+def abi_bench(build, x2):
+    """Section 3: ours and ttsim's bh_x2 on the same program"""
+    fw = os.path.join(build, "firmware", "eth-bench.elf")
+    ours = os.path.join(build, "libttsim", "p300", "libttsim.so")
+    env = dict(os.environ, TT_EMU_POOL="0",
+               TT_EMU_QEMU=os.path.join(build, "qemu", "qemu-system-riscv32"))
+    got = {}
+    for name, lib in (("ours", ours), ("ttsim bh_x2", x2)):
+        r = subprocess.run([sys.executable, __file__, "--abi-child", lib, fw],
+                           capture_output=True, text=True, timeout=900,
+                           env=env)
+        try:
+            got[name] = json.loads(r.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            got[name] = {"error": "exit %d: %s" % (r.returncode,
+                                                   r.stderr.strip()[-300:])}
+        g = got[name]
+        if "error" in g:
+            print("eth abi %s: %s" % (name, g["error"]))
+            continue
+        print("eth abi %-11s: chip 0 channel %d <-> chip 1 channel %d, "
+              "%d pings and 4 x %d MiB in %.3f s of host time" %
+              (name, g["pair"][0][1], g["pair"][1][1], g["results"][5],
+               g["results"][6] >> 20, g["seconds"]))
+    if all("seconds" in g for g in got.values()):
+        print("eth ttsim ratio (ttsim's time / ours, same program): %.2fx" %
+              (got["ttsim bh_x2"]["seconds"] / got["ours"]["seconds"]))
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--abi-child":
+        print(json.dumps(ttchips.eth_bench(sys.argv[2], sys.argv[3])))
+        return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--build", default=os.path.join(SRC, "build"))
     p.add_argument("--full-galaxy", action="store_true",
                    help="32 chips of 140 Tensix tiles each")
+    p.add_argument("--ttsim-x2", default=os.environ.get("TTSIM_X2_LIB", ""),
+                   help="ttsim's two-chip libttsim.so (default: "
+                   "$TTSIM_X2_LIB)")
     opts = p.parse_args()
     build = os.path.abspath(opts.build)
     print("# load average before: %s" % open("/proc/loadavg").read().split()[0])
     two_chips(build)
     galaxy(build, opts.full_galaxy)
-    print("eth ttsim ratio: not measured (ttsim's bh_x2 needs the libttsim "
-          "multi-chip mode, not built yet)")
+    if opts.ttsim_x2:
+        abi_bench(build, opts.ttsim_x2)
+    else:
+        print("eth ttsim ratio: not measured (no --ttsim-x2 or TTSIM_X2_LIB: "
+              "ttsim's two-chip build, built by the user)")
     return 0
 
 

@@ -8,7 +8,8 @@ tests, read from the headers themselves (the one source):
 
 Handles "#define NAME VALUE" where VALUE is a number (C suffixes u, ull
 allowed), an earlier NAME, or an expression of those with + - * << >> and
-parentheses.
+parentheses, and QEMU's "REG32(NAME, OFFSET)" as A_NAME, as
+hw/registerfields.h names it.
 """
 import os
 import re
@@ -35,4 +36,7 @@ def load(header):
                       lambda m: str(consts.get(m.group(0), m.group(0))), expr)
         if re.fullmatch(r"[0-9a-fA-Fx+\-*<>() \t]+", expr):
             consts[name] = int(eval(expr, {"__builtins__": {}}))
+    for name, value in re.findall(r"^REG32\((\w+),\s*(0x[0-9a-fA-F]+|\d+)\)",
+                                  text, re.M):
+        consts["A_" + name] = int(value, 0)
     return consts

@@ -41,6 +41,10 @@ RESULT = 0x30010
 PINGED, UNUSED = 0x600d0001, 0x600d0002
 CHANNELS = 12           # logical channels of a Blackhole (5 and 8 fused)
 
+sys.path.insert(0, os.path.join(SRC, "scripts", "tenstorrent"))
+import ttabi  # noqa: E402
+
+EB = ttabi.load("tests/firmware/eth-bench.h")     # its L1 words
 loader = importlib.machinery.SourceFileLoader("tt_cluster", TOOL)
 spec = importlib.util.spec_from_loader("tt_cluster", loader)
 ttc = importlib.util.module_from_spec(spec)
@@ -159,9 +163,10 @@ def test_killed_mid_transfer(build):
     st = ttc.load_state(d)
     # the ping-pong's total lands once the streaming has begun
     deadline = time.time() + 60
-    while not ttc.hmp_word(d, 0, NCORES, 0x30100) and time.time() < deadline:
+    while not ttc.hmp_word(d, 0, NCORES, EB["ETH_BENCH_RESULTS"]) and \
+            time.time() < deadline:
         time.sleep(0.01)
-    running = not ttc.hmp_word(d, 0, NCORES, 0x30010)
+    running = not ttc.hmp_word(d, 0, NCORES, EB["ETH_BENCH_DONE"])
     os.kill(st["pids"][1], signal.SIGKILL)
     deadline = time.time() + 10
     states = []
@@ -400,6 +405,8 @@ def main():
     # ttsim's two-chip build for the same program, when the user gives it
     x2 = os.environ.get("TTSIM_X2_LIB", "")
     test_libttsim(build, "libttsim-bdf.py", "libttsim p300 by PCI device",
+                  *([x2] if x2 else []))
+    test_libttsim(build, "libttsim-eth.py", "libttsim p300 ERISC program",
                   *([x2] if x2 else []))
     if mem_available_gib() < 6:
         print("# galaxy skipped: under 6 GiB of memory available")

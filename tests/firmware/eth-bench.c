@@ -9,12 +9,15 @@
  * Throughput: for each size, 64 MiB in L1 writes of that size from one
  * 256 KiB buffer (a 1 MiB transfer is four), then a flag the receiver
  * acknowledges, so the time covers the data's arrival.
+ * A host that loads the image itself (bench/eth-bench.py through the
+ * libttsim ABI, on any linked channel) writes ROLE first.
  * Times are wall-clock cycles (AICLK 1.35 GHz of QEMU's virtual clock,
  * host time when not under icount), at RESULTS: the ping-pong total, then
  * one per size; then PINGS and TOTAL, for the script.
  */
 #include "tt.h"
 #include "../../include/hw/tenstorrent/ttlink.h"
+#include "eth-bench.h"
 
 #define PINGS       1000
 #define TOTAL       (64u << 20)
@@ -25,8 +28,10 @@
 #define PONG_IN     0x34200u
 #define FLAG_IN     0x34300u
 #define ACK_IN      0x34400u
-#define RESULTS     0x30100u
-#define DONE        0x30010u
+#define RESULTS     ETH_BENCH_RESULTS
+#define DONE        ETH_BENCH_DONE
+#define ROLE        ETH_BENCH_ROLE
+#define ROLE_HOST   ETH_BENCH_ROLE_HOST
 
 #define TXQ0(off)   (TT_ETH_TXRX_BASE + TT_ETH_TXQ(0) + (off))
 /* a byte of chip_info_t, which the model writes into L1: volatile */
@@ -108,18 +113,25 @@ static void answer(void)
 
 void eth_main(void)
 {
-    if (INFO(2) == 0) {                 /* channel 0 only */
+    uint32_t role = REG32(ROLE);
+    int host = (role & 0xffff0000u) == ROLE_HOST;
+
+    if (host || INFO(2) == 0) {         /* else channel 0 only */
         while (REG32(TT_ETH_PORT_STATUS) != TT_ETH_PORT_UP) {
             __asm__ volatile("fence");
         }
-        if (INFO(1) == 0) {
+        if (host ? role & 1 : INFO(1) == 0) {
             measure();
         } else {
             answer();
         }
-        REG32(DONE) = 0x600d0001;
+        REG32(DONE) = ETH_BENCH_DONE_VALUE;
     }
     for (;;) {
-        __asm__ volatile("wfi");
+        if (host) {
+            __asm__ volatile("fence");  /* ttsim's ERISCs stop at a WFI */
+        } else {
+            __asm__ volatile("wfi");
+        }
     }
 }

@@ -367,7 +367,7 @@ static void tt_eth_tx_pump(TTEthTxRx *s, int qi)
         q->dst += n;
         q->left = mmio ? 0 : q->left - n;
         if (!q->left) {
-            q->ongoing = false;
+            qatomic_set(&q->ongoing, false);
             trace_tt_eth_cmd_done(s->channel, qi);
             tt_spin_wake(s->spin);      /* a core may poll STATUS */
         }
@@ -472,7 +472,7 @@ static void tt_eth_tx_cmd(TTEthTxRx *s, int qi, uint32_t cmd)
     q->src = src;
     q->dst = dst;
     q->left = size;
-    q->ongoing = true;
+    qatomic_set(&q->ongoing, true);
     (*tt_txq_reg(q, TT_ETH_TXQ_TRANSFER_CNT))++;
     tt_spin_expect_answer(s->spin);
     tt_eth_poll_tx(s);
@@ -958,13 +958,45 @@ static NetClientInfo tt_eth_net_info = {
  * state is shared with the link's receive path under the BQL, but an
  * access then need not end its translation block, which for firmware
  * that polls STATUS and writes five registers per command cost a
- * retranslation and a longjmp per access.
+ * retranslation and a longjmp per access.  What firmware touches for
+ * every command skips the BQL too: STATUS and CMD reads, and writes of
+ * the registers a command takes its operands from when CMD is written.
  */
+static bool tt_eth_txq_lockless(hwaddr addr, bool write)
+{
+    uint32_t off = addr & 0xfff;
+
+    if (addr >= TT_ETH_TXQ(TT_ETH_QUEUES)) {
+        return false;
+    }
+    return write ? off == TT_ETH_TXQ_TRANSFER_START_ADDR ||
+                   off == TT_ETH_TXQ_TRANSFER_SIZE_BYTES ||
+                   off == TT_ETH_TXQ_DEST_ADDR
+                 : off == TT_ETH_TXQ_STATUS || off == TT_ETH_TXQ_CMD;
+}
+
+static uint64_t tt_eth_read_txq_lockless(TTEthTxRx *s, hwaddr addr)
+{
+    TTEthTxq *q = &s->txq[addr / 0x1000];
+    uint32_t val = 0;
+
+    if ((addr & 0xfff) == TT_ETH_TXQ_STATUS &&
+        qatomic_read(&q->ongoing)) {
+        val = TT_ETH_TXQ_STATUS_CMD_ONGOING;
+    }
+    trace_tt_eth_reg_read(s->channel, addr, val);
+    return val;
+}
+
 static uint64_t tt_eth_read(void *opaque, hwaddr addr, unsigned size)
 {
-    BQL_LOCK_GUARD();
     TTEthTxRx *s = opaque;
     uint32_t val = 0, off;
+
+    if (tt_eth_txq_lockless(addr, false)) {
+        return tt_eth_read_txq_lockless(s, addr);
+    }
+    BQL_LOCK_GUARD();
 
     if (addr < TT_ETH_TXQ(TT_ETH_QUEUES)) {
         TTEthTxq *q = &s->txq[addr / 0x1000];
@@ -1002,11 +1034,15 @@ unimp:
 static void tt_eth_write(void *opaque, hwaddr addr, uint64_t val,
                          unsigned size)
 {
-    BQL_LOCK_GUARD();           /* see tt_eth_read() */
     TTEthTxRx *s = opaque;
     uint32_t off;
 
     trace_tt_eth_reg_write(s->channel, addr, val);
+    if (tt_eth_txq_lockless(addr, true)) {      /* see tt_eth_read() */
+        qatomic_set(tt_txq_reg(&s->txq[addr / 0x1000], addr & 0xfff), val);
+        return;
+    }
+    BQL_LOCK_GUARD();
     if (addr < TT_ETH_RXQ(0)) {
         int qi = addr / 0x1000;
 

@@ -361,6 +361,14 @@ one_source() {
 }
 suite data one-source one_source
 
+# The QEMU patch series in format-patch form, and listed in docs/devel
+patch_series() {
+    python3 "$src/tests/data/patch-series-test.py" "$src" \
+        > "$log/patch-series.log" 2>&1
+    count "$log/patch-series.log" patch-series $?
+}
+suite data patch-series patch_series
+
 [ $list = 1 ] && exit 0
 if [ "$ran" = 0 ]; then
     echo "run-tests: no suite named '$only' (see --list)" >&2

@@ -14,38 +14,21 @@
 #include "qapi/error.h"
 #include "hw/qdev-properties.h"
 #include "hw/sysbus.h"
+#include "hw/misc/unimp.h"
 #include "system/ramblock.h"
 #include "migration/vmstate.h"
 #include "hw/tenstorrent/tensix-tile.h"
 #include "trace.h"
 
-/* Name of the unmodelled block of @b's tile map holding @addr, or NULL */
-static const char *tt_tile_block_name(TTTileBackground *b, hwaddr addr)
-{
-    for (int i = 0; i < b->nregions; i++) {
-        const TTTileRegion *r = &b->map[i];
-
-        if (!r->modelled && addr >= r->base && addr - r->base < r->size) {
-            return r->name;
-        }
-    }
-    return NULL;
-}
-
+/* An access between the blocks of the tile map, by the current core */
 static void tt_tile_log_unmapped(TTTileBackground *b, hwaddr addr,
                                  bool write)
 {
-    const char *name = tt_tile_block_name(b, addr);
-
-    if (name) {
-        qemu_log_mask(LOG_UNIMP, "%s: x%dy%d: %s at 0x%" HWADDR_PRIx
-                      " is not implemented (%s)\n", __func__, b->x, b->y,
-                      write ? "write" : "read", addr, name);
-    } else {
-        qemu_log_mask(LOG_GUEST_ERROR, "%s: x%dy%d: %s at 0x%" HWADDR_PRIx
-                      " hits no block\n", __func__, b->x, b->y,
-                      write ? "write" : "read", addr);
-    }
+    qemu_log_mask(LOG_GUEST_ERROR, "tt-tile: x%dy%d: %s at 0x%" HWADDR_PRIx
+                  " hits no block (%s)\n", b->x, b->y,
+                  write ? "write" : "read", addr,
+                  current_cpu ? object_get_canonical_path_component(
+                                    OBJECT(current_cpu)) : "not a core");
 }
 
 static uint64_t tt_tile_unmapped_read(void *opaque, hwaddr addr,
@@ -75,14 +58,31 @@ void tt_tile_background_init(TTTileBackground *b, Object *owner,
                              MemoryRegion *view, const TTTileRegion *map,
                              int nregions, int x, int y)
 {
-    b->map = map;
-    b->nregions = nregions;
     b->x = x;
     b->y = y;
     memory_region_init_io(&b->mr, owner, &tt_tile_unmapped_ops, b,
                           "tile-unmapped", UINT64_MAX);
     memory_region_enable_lockless_io(&b->mr);
     memory_region_add_subregion_overlap(view, 0, &b->mr, -1000);
+    /* the blocks not modelled: QEMU's unimplemented device, named xXyY-NAME */
+    for (int i = 0; i < nregions; i++) {
+        const TTTileRegion *r = &map[i];
+        g_autofree char *name = NULL;
+        DeviceState *dev;
+
+        if (r->modelled) {
+            continue;
+        }
+        name = g_strdup_printf("x%dy%d-%s", x, y, r->name);
+        dev = qdev_new(TYPE_UNIMPLEMENTED_DEVICE);
+        qdev_prop_set_string(dev, "name", name);
+        qdev_prop_set_uint64(dev, "size", r->size);
+        object_property_add_child(owner, r->name, OBJECT(dev));
+        sysbus_realize_and_unref(SYS_BUS_DEVICE(dev), &error_fatal);
+        memory_region_add_subregion_overlap(
+            view, r->base, sysbus_mmio_get_region(SYS_BUS_DEVICE(dev), 0),
+            -500);
+    }
 }
 
 void tt_tensix_tile_init_cores(TTTensixTile *t, Object *clusters[])

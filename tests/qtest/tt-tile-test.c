@@ -178,19 +178,36 @@ static void test_wall_clock(void)
 
 static void test_unmodelled(void)
 {
-    QTestState *qts = qtest_init(ONE_COL);
+    g_autofree char *log_path = NULL;
+    g_autofree char *log = NULL;
+    g_autofree char *mtree = NULL;
+    int fd = g_file_open_tmp("tt-tile-test-XXXXXX.log", &log_path, NULL);
+    QTestState *qts;
 
+    g_assert(fd >= 0);
+    close(fd);
+    qts = qtest_initf(ONE_COL " -d unimp,guest_errors -D %s", log_path);
     /* unimplemented registers and blocks read 0, writes are dropped */
     tt_writel(qts, 1, 2, "brisc", 0xffb12000, 0x1234);
     g_assert_cmphex(tt_readl(qts, 1, 2, "brisc", 0xffb12000), ==, 0);
     tt_writel(qts, 1, 2, "brisc", 0xffb11000, 0x1234);
     g_assert_cmphex(tt_readl(qts, 1, 2, "brisc", 0xffb11000), ==, 0);
     g_assert_cmphex(tt_readl(qts, 1, 2, "brisc", 0x20000000), ==, 0);
+    /* the unmodelled blocks are QEMU's unimplemented devices, per tile */
+    mtree = qtest_hmp(qts, "info mtree");
+    g_assert(strstr(mtree, "x1y2-TDMA_RISC"));
+    g_assert(strstr(mtree, "x1y2-MAILBOX"));
     /* read-only NIU identity */
     tt_writel(qts, 1, 2, "brisc", NOC_NODE_ID, 0);
     g_assert_cmphex(tt_readl(qts, 1, 2, "brisc", NOC_NODE_ID) & 0xfff, ==,
                     (2 << 6) | 1);
     qtest_quit(qts);
+    /* each logged, naming the block and tile, or the tile alone */
+    g_assert(g_file_get_contents(log_path, &log, NULL, NULL));
+    g_assert(strstr(log, "x1y2-TDMA_RISC: unimplemented device write"));
+    g_assert(strstr(log, "x1y2-TDMA_RISC: unimplemented device read"));
+    g_assert(strstr(log, "tt-tile: x1y2: read at 0x20000000 hits no block"));
+    unlink(log_path);
 }
 
 int main(int argc, char **argv)

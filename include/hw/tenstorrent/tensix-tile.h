@@ -27,13 +27,12 @@
 #include "qom/object.h"
 
 /*
- * The background of a tile's view: an access that hits no block is
- * logged, naming the unmodelled block of @map it falls in, and reads 0
+ * The background of a tile's view: the blocks of @map not modelled are
+ * QEMU unimplemented devices (LOG_UNIMP, reads 0), and an access between
+ * blocks is a guest error naming the tile and the core; it reads 0.
  */
 typedef struct TTTileBackground {
     MemoryRegion mr;
-    const TTTileRegion *map;
-    int nregions;
     uint8_t x, y;
 } TTTileBackground;
 

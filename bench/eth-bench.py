@@ -67,15 +67,9 @@ def tool(build, d, *args, qemu_args=()):
 
 
 def two_chips(build):
-    desc = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
-    desc.write("arch: {0: blackhole, 1: blackhole}\n"
-               "ethernet_connections:\n"
-               "  - [{chip: 0, chan: 0}, {chip: 1, chan: 0}]\n"
-               "asic_locations: {0: 0, 1: 1}\n")
-    desc.close()
     d = tempfile.mkdtemp(prefix="tt-eth-bench-")
     fw = os.path.join(build, "firmware", "eth-bench.elf")
-    tool(build, d, "start", desc.name,
+    tool(build, d, "start", ttc.pair_descriptor(d),
          qemu_args=["-M", "blackhole,%s,erisc-firmware=%s" % (ONE_COL, fw)])
     cpu = 50                    # E0 of channel 0 after 10 tiles' cores
     deadline = time.time() + 600
@@ -89,7 +83,6 @@ def two_chips(build):
     pings, total = res[5], res[6]       # the firmware's counts
     tool(build, d, "stop")
     shutil.rmtree(d, ignore_errors=True)
-    os.unlink(desc.name)
     rtt = res[0] / AICLK / pings
     print("eth ping-pong (16 B each way, two processes): %.1f us round trip"
           % (rtt * 1e6))

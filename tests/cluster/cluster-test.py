@@ -146,17 +146,10 @@ def links_stay_up(d, nchips, secs, label):
 
 def test_killed_mid_transfer(build):
     """Two chips stream to each other (eth-bench); one is killed mid-run"""
-    desc = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
-    desc.write("arch: {0: blackhole, 1: blackhole}\n"
-               "ethernet_connections:\n"
-               "  - [{chip: 0, chan: 0}, {chip: 1, chan: 0}]\n"
-               "asic_locations: {0: 0, 1: 1}\n")
-    desc.close()
     d = tempfile.mkdtemp(prefix="tt-cluster-test-")
     fw = os.path.join(build, "firmware", "eth-bench.elf")
-    r = tool(build, d, "start", desc.name, qemu_args=[
+    r = tool(build, d, "start", ttc.pair_descriptor(d), qemu_args=[
         "-M", "blackhole,%s,erisc-firmware=%s" % (ONE_COL, fw)])
-    os.unlink(desc.name)
     if not ok(r.returncode == 0, "two chips streaming: start"):
         shutil.rmtree(d, ignore_errors=True)
         return

@@ -201,15 +201,19 @@ static void tt_eth_put_ethhdr(TTEthTxRx *s, int i, uint8_t *f, uint16_t type,
 static void tt_eth_tx_pump(TTEthTxRx *s, int qi);
 
 /*
- * A frame the netdev had to queue went out (its socket had filled): the
- * TX queues go on.  Until then they send nothing new, so CMD_ONGOING
- * holds a command while the link cannot take more.
+ * A frame the netdev had to queue went out (its socket had filled).  Once
+ * the last has, the TX queues go on: until then they send nothing new, so
+ * CMD_ONGOING holds a command while the link cannot take more, and a new
+ * frame cannot overtake the queued ones (QEMU sends a packet at once when
+ * the peer can take it, even from the callback of a flush).
  */
 static void tt_eth_tx_flushed(NetClientState *nc, ssize_t len)
 {
     TTEthTxRx *s = qemu_get_nic_opaque(nc);
 
-    s->tx_queued = false;
+    if (s->tx_queued && --s->tx_queued) {
+        return;
+    }
     for (int qi = 0; qi < TT_ETH_QUEUES; qi++) {
         tt_eth_tx_pump(s, qi);
     }
@@ -229,7 +233,7 @@ static void tt_eth_send(TTEthTxRx *s, const uint8_t *f, uint32_t len)
                           len > TT_LINK_ETH_HLEN + TT_LINK_OFF_ACK
                           ? f[TT_LINK_ETH_HLEN + TT_LINK_OFF_SEQ] : 0, len);
     if (!qemu_send_packet_async(nc, f, len, tt_eth_tx_flushed)) {
-        s->tx_queued = true;    /* the netdev keeps it until it can write */
+        s->tx_queued++;         /* the netdev keeps it until it can write */
     }
 }
 
@@ -999,13 +1003,9 @@ static uint64_t tt_eth_read(void *opaque, hwaddr addr, unsigned size)
     BQL_LOCK_GUARD();
 
     if (addr < TT_ETH_TXQ(TT_ETH_QUEUES)) {
-        TTEthTxq *q = &s->txq[addr / 0x1000];
-
-        off = addr & 0xfff;
-        if (off == TT_ETH_TXQ_STATUS) {
-            val = q->ongoing ? TT_ETH_TXQ_STATUS_CMD_ONGOING : 0;
-        } else if (off != TT_ETH_TXQ_CMD && off / 4 < TT_ETHQ_REGS) {
-            val = *tt_txq_reg(q, off);
+        off = addr & 0xfff;     /* not STATUS or CMD: read above */
+        if (off / 4 < TT_ETHQ_REGS) {
+            val = *tt_txq_reg(&s->txq[addr / 0x1000], off);
         }
     } else if (addr < TT_ETH_RXQ(0)) {
         goto unimp;             /* between TXQ 2 and RXQ 0 */
@@ -1159,7 +1159,6 @@ static void tt_eth_reset_hold(Object *obj, ResetType type)
     }
     timer_del(s->ack_timer);
     s->ack_due_ns = 0;
-    s->tx_queued = false;
     if (s->nic) {
         tt_eth_poll_stop(s, s->polling);    /* the main loop reads again */
     }

@@ -77,7 +77,8 @@ struct TTEthTxRx {
     int64_t tx_seen_ns;             /* the last command */
     QEMUTimer *poll_timer;
     int64_t ack_due_ns;             /* when owed acks go alone, or 0 */
-    bool tx_queued;                 /* a frame waits in the netdev's queue */
+    /* frames in the netdev's queue; they outlive a reset */
+    uint32_t tx_queued;
 
     TTEthTxq txq[TT_ETH_QUEUES];
     TTEthRxq rxq[TT_ETH_QUEUES];

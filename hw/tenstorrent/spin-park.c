@@ -266,6 +266,18 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
     TTSpinTile *s = c->tile;
 
     if (unlikely(qatomic_read(&s->quiesce_roles) & BIT(c->role))) {
+        if ((qatomic_read(&s->quiesce_fresh) & BIT(c->role)) ||
+            c->quiesce_mark != c->pushes) {
+            /*
+             * Another core's thread asked, so no count began, or this core
+             * pushed since it began: it may be between two pushes of one
+             * sequence, not moved on.  Count from here.
+             */
+            qatomic_and(&s->quiesce_fresh, ~BIT(c->role));
+            c->quiesce_mark = c->pushes;
+            env->tt_spin_count = TT_SPIN_QUIESCE;
+            return;
+        }
         qatomic_and(&s->quiesce_roles, ~BIT(c->role));
         s->quiesce(s->quiesce_opaque, c->role);
     }
@@ -325,10 +337,13 @@ void tt_spin_quiesce_watch(TTSpinTile *s, int role)
     if (!s || !s->quiesce) {
         return;
     }
-    qatomic_or(&s->quiesce_roles, BIT(role));
     if (current_cpu == s->cpu[role]) {
+        s->core[role].quiesce_mark = s->core[role].pushes;
         cpu_env(current_cpu)->tt_spin_count = TT_SPIN_QUIESCE;
+    } else {
+        qatomic_or(&s->quiesce_fresh, BIT(role));
     }
+    qatomic_or(&s->quiesce_roles, BIT(role));
 }
 
 void tt_spin_wake(TTSpinTile *s)
@@ -516,6 +531,13 @@ static int tt_spin_tile_post_load(void *opaque, int version_id)
         }
     } else if (armed && s->ram) {
         physical_memory_watch_writes(s->ram->ram_block);
+    }
+    /*
+     * Which cores a quiesce was asked for is not migrated: ask for every
+     * one (the callback ignores a core with nothing in flight)
+     */
+    if (s->quiesce) {
+        s->quiesce_roles = s->quiesce_fresh = BIT(s->ncpus) - 1;
     }
     if (s->rekick && s->bh) {
         qemu_bh_schedule(s->bh);

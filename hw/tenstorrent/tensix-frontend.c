@@ -366,13 +366,34 @@ static bool tt_expander_idle(TTTensixThread *th)
  * bank in flight takes the hand-overs up to that one first, in order.  The
  * unpackers see a bank in flight as handed over.
  */
+
+/*
+ * Core @role, which pushed @thread's last word, no longer runs: halted
+ * (parked, held, stalled on another access), but not if only until its
+ * store into @thread's full FIFO goes in: that store is its next word.
+ */
+static bool tt_pusher_stopped(TTTensix *t, int role, int thread)
+{
+    int park;
+
+    if (!qatomic_read(&t->cpu[role]->halted)) {
+        return false;
+    }
+    if (!(t->redo_push & BIT(role)) || t->wait_thread[role] != thread) {
+        return true;
+    }
+    /* a core held or reset meanwhile redoes nothing */
+    park = qatomic_read(&cpu_env(t->cpu[role])->tt_park);
+    return park != TT_PARK_STALLED && park != TT_PARK_WOKEN;
+}
+
 bool tt_src_defer(TTTensix *t, int thread, unsigned which, unsigned bank)
 {
     TTTensixThread *th = &t->th[thread];
 
     /* @thread's current instruction is th->queue[th->head] */
     if (th->pusher < 0 || th->count > 1 || !tt_expander_idle(th) ||
-        qatomic_read(&t->cpu[th->pusher]->halted) ||
+        tt_pusher_stopped(t, th->pusher, thread) ||
         t->nflips == TT_TENSIX_FLIPS || tt_src_in_flight(t, which, bank)) {
         tt_src_publish(t);      /* the earlier ones arrive first */
         return false;
@@ -432,7 +453,7 @@ static bool tt_src_pusher_stopped(TTTensix *t)
 {
     int role = t->nflips ? t->th[t->flip_thread].pusher : -1;
 
-    return role >= 0 && qatomic_read(&t->cpu[role]->halted);
+    return role >= 0 && tt_pusher_stopped(t, role, t->flip_thread);
 }
 
 /*
@@ -605,7 +626,12 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
     tt_tensix_lock(t);
     /* a full FIFO stalls the store: it completes once a word drains */
     if (th->pushes >= TT_TENSIX_FIFO_SOFT) {
+        t->redo_push |= BIT(role);
         tt_wait(t, role, TT_WAIT_FIFO, thread);
+    }
+    t->redo_push &= ~BIT(role);
+    if (current_cpu == t->cpu[role]) {
+        tt_spin_pushed(t->spin, role);
     }
     trace_tt_tensix_push(t->tile_x, t->tile_y, thread, tt_op_name(w), w);
     if (before_mop && th->fifo_count == TT_TENSIX_FIFO) {

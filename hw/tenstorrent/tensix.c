@@ -134,6 +134,7 @@ static void tt_tensix_reset_hold(Object *obj, ResetType type)
     memset(t->cfg, 0, sizeof(t->cfg));
     memset(t->unimp, 0, sizeof(t->unimp));
     memset(t->wait_kind, -1, sizeof(t->wait_kind));
+    t->redo_push = 0;
     memset(t->src, 0, sizeof(t->src));
     memset(t->dst, 0, sizeof(t->dst));
     /* every Dst row reads as written at reset, as ttsim has it */
@@ -467,6 +468,8 @@ static int tt_tensix_post_load(void *opaque, int version_id)
     for (int i = 0; ok && i < t->nflips; i++) {
         ok &= tt_tensix_check(t, "hand-over", i, t->flips[i], 3);
     }
+    ok &= tt_tensix_check(t, "stalled pushes", 0, t->redo_push,
+                          BIT(TT_CORES_PER_TILE) - 1);
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         ok &= tt_tensix_check(t, "core wait kind", r, t->wait_kind[r] + 1,
                               TT_WAIT_KINDS);
@@ -516,7 +519,7 @@ static int tt_tensix_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_tt_tensix = {
     .name = TYPE_TT_TENSIX,
-    .version_id = 3,
+    .version_id = 4,
     .minimum_version_id = 3,
     .post_load = tt_tensix_post_load,
     .fields = (const VMStateField[]) {
@@ -528,6 +531,7 @@ static const VMStateDescription vmstate_tt_tensix = {
         VMSTATE_ARRAY(wait_kind, TTTensix, TT_CORES_PER_TILE, 0,
                       vmstate_info_int8, int8_t),
         VMSTATE_UINT8_ARRAY(wait_thread, TTTensix, TT_CORES_PER_TILE),
+        VMSTATE_UINT8_V(redo_push, TTTensix, 4),
         VMSTATE_UINT32_2DARRAY(cfg, TTTensix, 2, TT_TENSIX_CFG_WORDS),
         VMSTATE_UINT64_ARRAY(unimp, TTTensix, 256),
         VMSTATE_STRUCT_ARRAY(src, TTTensix, 2, 1, vmstate_tt_tensix_src,

@@ -52,6 +52,8 @@ typedef struct TTSpinCore {
     int64_t wait_start;         /* host ns when the loop began waiting */
     int64_t spin_ns;            /* polling budget (spin-park.c) */
     bool polling;               /* the tile's poll callback knows it polls */
+    uint32_t pushes;            /* tt_spin_pushed() calls */
+    uint32_t quiesce_mark;      /* pushes when its quiesce count began */
 } TTSpinCore;
 
 /*
@@ -76,6 +78,8 @@ struct TTSpinTile {
      * sample (tt_spin_quiesce_watch), before it decides about parking
      */
     uint32_t quiesce_roles;
+    /* of those, asked for by another core's thread: no count begun yet */
+    uint32_t quiesce_fresh;
     void (*quiesce)(void *opaque, int role);
     void *quiesce_opaque;
     /* Called without the BQL as a core polls before parking (TTSpinPoll) */
@@ -129,11 +133,20 @@ void tt_spin_expect_answer(TTSpinTile *s);
 void tt_spin_input(TTSpinTile *s);
 
 /*
- * Call the quiesce callback for core @role from its next sample: within
- * TT_SPIN_QUIESCE backward jumps if @role is the current CPU, else within
- * the sampling period.  Called with any lock held; @s may be NULL.
+ * Call the quiesce callback for core @role once it has run TT_SPIN_QUIESCE
+ * backward jumps without a push (tt_spin_pushed()): counted from now if
+ * @role is the current CPU, else from its next sample.  Called with any
+ * lock held; @s may be NULL.
  */
 void tt_spin_quiesce_watch(TTSpinTile *s, int role);
+
+/* The current CPU, core @role of @s, pushed a coprocessor instruction */
+static inline void tt_spin_pushed(TTSpinTile *s, int role)
+{
+    if (s) {
+        s->core[role].pushes++;
+    }
+}
 
 /*
  * Something the tile's cores can read may have changed: wake its parked

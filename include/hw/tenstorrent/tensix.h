@@ -230,6 +230,8 @@ struct TTTensix {
     uint8_t mutex_owner[TT_TENSIX_MUTEXES]; /* thread + 1, or 0 when free */
     int8_t wait_kind[TT_CORES_PER_TILE];    /* TT_WAIT_*, -1: not halted */
     uint8_t wait_thread[TT_CORES_PER_TILE];
+    /* roles whose store into wait_thread's full FIFO is to be redone */
+    uint8_t redo_push;
     uint32_t cfg[2][TT_TENSIX_CFG_WORDS];
     uint64_t unimp[256];        /* decoded but not executed, per opcode */
 

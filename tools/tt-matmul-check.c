@@ -169,6 +169,10 @@ static double f64_tol(const TTMMCheck *c, double s, double abs_sum)
     return t + tt_ref_ulp(fabs(s) + t, 7);
 }
 
+/* Two doubles (SSE2), at any double's alignment */
+typedef double F64x2 __attribute__((vector_size(16), aligned(8)));
+typedef int64_t I64x2 __attribute__((vector_size(16), aligned(8)));
+
 /* One row of C against the exact products */
 static void f64_row(Work *w, uint32_t row)
 {
@@ -182,18 +186,24 @@ static void f64_row(Work *w, uint32_t row)
 
     for (uint32_t j = 0; j < ncols; j++) {
         const double *bc = w->bt + (size_t)j * kd;
-        double s[4] = { 0 }, a[4] = { 0 };
         uint32_t t = row / 32 * c->nt + j / 32;
         double got, want, tol, ulp;
 
+        /* four running sums, k mod 4, two to a vector */
+        F64x2 s01 = { 0 }, s23 = { 0 }, a01 = { 0 }, a23 = { 0 };
+
         for (uint32_t k = 0; k < kd; k += 4) {
-            for (int u = 0; u < 4; u++) {
-                s[u] += ar[k + u] * bc[k + u];
-                a[u] += fabs(ar[k + u] * bc[k + u]);
-            }
+            F64x2 p01 = *(const F64x2 *)(ar + k) * *(const F64x2 *)(bc + k);
+            F64x2 p23 = *(const F64x2 *)(ar + k + 2) *
+                        *(const F64x2 *)(bc + k + 2);
+
+            s01 += p01;
+            s23 += p23;
+            a01 += (F64x2)((I64x2)p01 & INT64_MAX);     /* fabs() */
+            a23 += (F64x2)((I64x2)p23 & INT64_MAX);
         }
-        want = (s[0] + s[1]) + (s[2] + s[3]);
-        tol = f64_tol(c, want, (a[0] + a[1]) + (a[2] + a[3]));
+        want = (s01[0] + s01[1]) + (s23[0] + s23[1]);
+        tol = f64_tol(c, want, (a01[0] + a01[1]) + (a23[0] + a23[1]));
         got = tt_ref_bf16_value(c->c[(size_t)t * TILE +
                                      tt_ref_tile_pos(row % 32, j % 32)]);
         ulp = fabs(got - want) / tt_ref_ulp(want, 7);

@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,11 +42,22 @@ double tt_ref_bf16_value(uint16_t h)
 
 double tt_ref_ulp(double x, int mant_bits)
 {
+    uint64_t u;
     int e;
 
-    x = fmax(fabs(x), ldexp(1.0, FP32_MIN_EXP));
-    frexp(x, &e);               /* x = m * 2^e, 0.5 <= m < 1 */
-    return ldexp(1.0, e - 1 - mant_bits);
+    x = fabs(x);
+    if (!(x >= FLT_MIN)) {      /* NaN too */
+        x = FLT_MIN;
+    } else if (isinf(x)) {
+        frexp(x, &e);           /* whatever the C library says */
+        return ldexp(1.0, e - 1 - mant_bits);
+    }
+    /* x = 1.m * 2^e, a normal double: the unit is 2^(e - mant_bits) */
+    memcpy(&u, &x, sizeof(u));
+    e = (int)(u >> 52) - 1023;
+    u = (uint64_t)(e - mant_bits + 1023) << 52;
+    memcpy(&x, &u, sizeof(x));
+    return x;
 }
 
 /* Nearest FP32, ties to even; results below the normal range become 0 */
@@ -80,13 +92,17 @@ static double bf16_even(double x)
 static double fpu_value(uint32_t f)
 {
     int e = (f >> 23) & 0xff;
+    uint64_t u;
     double v;
 
     if (e == 0) {
         return 0.0;
     }
-    v = ldexp(1.0 + (f & 0x7fffff) / 0x1p23, e - 127);
-    return (f >> 31) ? -v : v;
+    /* (1 + Man / 2^23) * 2^(e - 127), as a double's fields */
+    u = (uint64_t)(f >> 31) << 63 | (uint64_t)(e - 127 + 1023) << 52 |
+        (uint64_t)(f & 0x7fffff) << 29;
+    memcpy(&v, &u, sizeof(v));
+    return v;
 }
 
 static double fpu_bf16(uint16_t h)
@@ -437,11 +453,17 @@ typedef struct Acc {
     double err;
 } Acc;
 
+/* fmax(), inline: a NaN operand gives the other */
+static inline double max_num(double a, double b)
+{
+    return a >= b || b != b ? a : b;
+}
+
 static void acc_add(Acc *acc, double s, bool dst32)
 {
     double r = dst32 ? tt_ref_fp32_value(tt_ref_fp32_round(acc->d + s))
                      : bf16_even(acc->d + s);
-    double big = fmax(fmax(fabs(acc->d), fabs(s)), fabs(r));
+    double big = max_num(max_num(fabs(acc->d), fabs(s)), fabs(r));
 
     /*
      * Once the hardware's Dst may differ from the model's (err > 0), its
@@ -593,14 +615,106 @@ static double *decode_operand(const uint16_t *tiles, int kt, int stride,
     return out;
 }
 
-/* One k tile into @acc: per phase, both 16-wide halves */
-static void matmul_ktile(Acc *acc, const double *ar, const double *bc,
-                         int kd, int np, bool dst32)
+/*
+ * The matmul runs four output columns at once, each lane doing the scalar
+ * path's operations (acc_dot_sliced(), acc_add(), tt_ref_ulp()) in the
+ * scalar path's order, so the results are the same bit for bit (GCC's
+ * vector extensions).
+ */
+#define LANES 4
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* four doubles are one AVX2 register, two SSE2 ones elsewhere */
+#define TT_REF_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TT_REF_VECTOR_CLONES
+#endif
+typedef double VD __attribute__((vector_size(8 * LANES)));
+typedef int64_t VI __attribute__((vector_size(8 * LANES)));
+typedef float VF __attribute__((vector_size(4 * LANES)));
+typedef int32_t VI32 __attribute__((vector_size(4 * LANES)));
+typedef uint32_t VU32 __attribute__((vector_size(4 * LANES)));
+
+/* m ? a : b, |x| and max_num() per lane (macros: no vector arguments) */
+#define VSEL(m, a, b)   ((VD)(((VI)(a) & (m)) | ((VI)(b) & ~(m))))
+#define VABS(x)         ((VD)((VI)(x) & INT64_MAX))
+#define VMAX_NUM(a, b)  VSEL(((a) >= (b)) | ((b) != (b)), a, b)
+
+/* acc_add() per lane; *@d and *@err are the lanes' Acc fields */
+static inline __attribute__((always_inline))
+void vacc_add(VD *d, VD *err, const VD *sp, bool dst32)
 {
+    const VD tiny = (VD){ 0 } + FLT_MIN;
+    const int mant = dst32 ? FP32_MANT : BF16_MANT;
+    VD s = *sp, t = *d + s, r, big, ulp;
+    VF f = __builtin_convertvector(t, VF);  /* nearest, ties to even */
+    VI flush, inexact;
+    int64_t any = 0;
+
+    /* tt_ref_fp32_round(): below the normal range it is +0 */
+    r = __builtin_convertvector(f, VD);
+    flush = VABS(r) < tiny;
+    r = VSEL(flush, (VD){ 0 }, r);
+    if (!dst32) {                           /* bf16_even() */
+        VU32 u = (VU32)f & ~(VU32)__builtin_convertvector(flush, VI32);
+
+        u += 0x7fff + ((u >> 16) & 1);
+        r = __builtin_convertvector((VF)(u >> 16 << 16), VD);
+    }
+    big = VABS(*d);
+    big = VMAX_NUM(big, VABS(s));
+    big = VMAX_NUM(big, VABS(r));
+    inexact = (r != t) | (*err > 0);
+    for (int j = 0; j < LANES; j++) {
+        any |= inexact[j];
+    }
+    if (any) {
+        /* tt_ref_ulp(): a normal double's unit, from its exponent */
+        big = VSEL(big >= tiny, big, tiny);
+        ulp = (VD)((((VI)big >> 52) - mant) << 52);
+        for (int j = 0; j < LANES; j++) {
+            if (isinf(big[j])) {
+                ulp[j] = tt_ref_ulp(big[j], mant);
+            }
+        }
+        *err += VSEL(inexact, ulp, (VD){ 0 });
+    }
+    *d = r;
+}
+
+/*
+ * One k tile into four columns' accumulators: per phase, both 16-wide
+ * halves, as acc_dot_sliced() does them (the groups' largest products are
+ * the same in every phase, so they are found once).  @ar: a row of A as
+ * decode_operand() lays it out; @bv: four columns of B, the same layout
+ * with the columns innermost.
+ */
+static TT_REF_VECTOR_CLONES
+void matmul_ktile4(VD *d, VD *err, const double *ar, const VD *bv, int kd,
+                   int np, bool dst32)
+{
+    const double *va = ar + np * kd;
+    const VD *vb = bv + np * kd;
+    VD gmax[4] = { 0 };
+
+    for (int k = 0; k < 32; k++) {
+        VD p = VABS(va[k] * vb[k]);
+
+        gmax[k / 8] = VSEL(p > gmax[k / 8], p, gmax[k / 8]);
+    }
     for (int p = 0; p < np; p++) {
+        const double *sa = ar + p * kd;
+        const VD *sb = bv + p * kd;
+        double f = p ? 1.0 / 8192 : 1.0 / 256;
+
         for (int h = 0; h < 32; h += 16) {
-            acc_dot_sliced(acc, ar + p * kd + h, bc + p * kd + h,
-                           ar + np * kd + h, bc + np * kd + h, 16, p, dst32);
+            VD s = { 0 };
+
+            for (int k = h; k < h + 16; k++) {
+                s += sa[k] * sb[k];
+            }
+            *err += gmax[h / 8] * f;
+            *err += gmax[h / 8 + 1] * f;
+            vacc_add(d, err, &s, dst32);
         }
     }
 }
@@ -618,8 +732,9 @@ void tt_ref_matmul(const TTRefPipe *pp, const uint16_t *a, const uint16_t *b,
     size_t row = (size_t)(np + 1) * kd;
     double *ra = malloc(32 * row * sizeof(double));
     double *cb = malloc(32 * row * sizeof(double));
+    VD *cv = aligned_alloc(sizeof(VD), 32 * row * sizeof(double));
 
-    if (!ra || !cb) {
+    if (!ra || !cb || !cv) {
         fprintf(stderr, "tt_ref_matmul: out of memory\n");
         abort();
     }
@@ -630,22 +745,33 @@ void tt_ref_matmul(const TTRefPipe *pp, const uint16_t *a, const uint16_t *b,
             TTRefExpect *o = out + ((size_t)m * nt + n) * TT_REF_TILE;
 
             decode_operand(b + (size_t)n * TT_REF_TILE, kt, nt, np, true, cb);
+            for (int c = 0; c < 32; c++) {      /* columns innermost */
+                for (size_t i = 0; i < row; i++) {
+                    cv[c / LANES * row + i][c % LANES] = cb[c * row + i];
+                }
+            }
             for (int r = 0; r < 32; r++) {
-                for (int c = 0; c < 32; c++) {
-                    const double *ar = ra + r * row, *bc = cb + c * row;
-                    Acc acc = { 0, 0 };
+                for (int c = 0; c < 32; c += LANES) {
+                    const double *ar = ra + r * row;
+                    const VD *bv = cv + c / LANES * row;
+                    VD d = { 0 }, err = { 0 };
 
                     for (int k = 0; k < kd; k += 32) {
-                        matmul_ktile(&acc, ar + k, bc + k, kd, np,
-                                     pp->dst_fp32);
+                        matmul_ktile4(&d, &err, ar + k, bv + k, kd, np,
+                                      pp->dst_fp32);
                     }
-                    pack_approx(pp, &acc, &o[tt_ref_tile_pos(r, c)]);
+                    for (int j = 0; j < LANES; j++) {
+                        Acc acc = { d[j], err[j] };
+
+                        pack_approx(pp, &acc, &o[tt_ref_tile_pos(r, c + j)]);
+                    }
                 }
             }
         }
     }
     free(ra);
     free(cb);
+    free(cv);
 }
 
 /* Sign-magnitude order of the GMPOOL comparison on finite BF16 values */

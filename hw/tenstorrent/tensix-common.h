@@ -229,6 +229,9 @@ void tt_unpack_flip(TTTensix *t, int thread, unsigned which, unsigned fmt);
  * in flight.
  */
 bool tt_src_defer(TTTensix *t, int thread, unsigned which, unsigned bank);
+/* the TTTensix.flip_watch timer's callback, and its arming */
+void tt_src_watch_expired(void *opaque);
+void tt_src_watch(TTTensix *t);
 bool tt_src_publish(TTTensix *t);
 void tt_src_publish_through(TTTensix *t, unsigned which, unsigned bank);
 

@@ -404,7 +404,27 @@ bool tt_src_defer(TTTensix *t, int thread, unsigned which, unsigned bank)
     }
     t->flips[t->nflips++] = which << 1 | bank;
     tt_spin_quiesce_watch(t->spin, th->pusher);
+    tt_src_watch(t);
     return true;
+}
+
+/*
+ * A core that halts in WFI right after a hand-over neither pushes, nor
+ * loops, nor touches the coprocessor again, and a halted pusher is only
+ * noticed by a run, which no other core may start (they may all wait on
+ * that very hand-over).  So while hand-overs are in flight a timer looks
+ * every TT_SRC_WATCH_NS and completes them once their core is halted.
+ * Called locked.
+ */
+#define TT_SRC_WATCH_NS (10 * SCALE_MS)
+
+void tt_src_watch(TTTensix *t)
+{
+    if (t->flip_watch && !t->flip_watch_armed) {
+        t->flip_watch_armed = true;
+        timer_mod(t->flip_watch,
+                  qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + TT_SRC_WATCH_NS);
+    }
 }
 
 /* The first @n hand-overs in flight reach the matrix unit */
@@ -683,6 +703,28 @@ void tt_tensix_quiesce(void *opaque, int role)
         tt_tensix_run(t);
         tt_tensix_release_waiters(t);
         ran = true;
+    }
+    qemu_mutex_unlock(&t->lock);
+    if (ran) {
+        tt_spin_wake(t->spin);
+    }
+}
+
+/* TT_SRC_WATCH_NS after a hand-over went in flight (tt_src_watch()) */
+void tt_src_watch_expired(void *opaque)
+{
+    TTTensix *t = opaque;
+    bool ran = false;
+
+    tt_tensix_lock(t);
+    t->flip_watch_armed = false;
+    if (tt_src_pusher_stopped(t) && tt_src_publish(t)) {
+        tt_tensix_run(t);
+        tt_tensix_release_waiters(t);
+        ran = true;
+    }
+    if (t->nflips) {
+        tt_src_watch(t);
     }
     qemu_mutex_unlock(&t->lock);
     if (ran) {

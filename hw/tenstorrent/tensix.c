@@ -93,6 +93,7 @@ static void tt_tensix_realize(DeviceState *dev, Error **errp)
     }
     t->l1_size = memory_region_size(t->l1_mr);
     qemu_mutex_init(&t->lock);
+    t->flip_watch = timer_new_ns(QEMU_CLOCK_VIRTUAL, tt_src_watch_expired, t);
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         TTTensixPort *p = &t->port[r];
 
@@ -128,6 +129,10 @@ static void tt_tensix_reset_hold(Object *obj, ResetType type)
     }
     t->nflips = 0;
     t->flip_thread = -1;
+    if (t->flip_watch) {
+        timer_del(t->flip_watch);
+    }
+    t->flip_watch_armed = false;
     memset(t->sem_val, 0, sizeof(t->sem_val));
     memset(t->sem_max, 0, sizeof(t->sem_max));
     memset(t->mutex_owner, 0, sizeof(t->mutex_owner));
@@ -514,7 +519,14 @@ static int tt_tensix_post_load(void *opaque, int version_id)
         ok &= tt_tensix_check(t, "sfpu write register", j, s->wb[j].reg,
                               TT_SFPU_LREGS - 1);
     }
-    return ok ? 0 : -EINVAL;
+    if (!ok) {
+        return -EINVAL;
+    }
+    t->flip_watch_armed = false;    /* the timer is not migrated */
+    if (t->nflips) {
+        tt_src_watch(t);
+    }
+    return 0;
 }
 
 static const VMStateDescription vmstate_tt_tensix = {

@@ -42,13 +42,6 @@
 /* both banks back to the unpackers */
 #define SETRWC_CLEAR_AB     TT_ENC_SETRWC(3, 0, 0, 0, 0, 0)
 
-static void spin_until(uint32_t addr, uint32_t v)
-{
-    while (REG32(addr) != v) {
-        __asm__ volatile("fence");
-    }
-}
-
 static void push(uint32_t w)
 {
     REG32(TT_TILE_INSTRN_BUF_BASE) = w;  /* own thread */
@@ -92,22 +85,11 @@ static void consumer(void)
     REG32(COUNT(2)) = 1;
 }
 
-static void idle(void)
-{
-    for (;;) {
-        __asm__ volatile("wfi");
-    }
-}
-
 void core_main(int role, int kind)
 {
-    uint32_t id = REG32(NOC_ID_LOGICAL(0)) & 0xfff;
-    int k = 0, good;
+    int k = tensix_index(NTILES), good;
 
-    while (k < NTILES && tensix_xy(k) != id) {
-        k++;
-    }
-    if (k == NTILES) {
+    if (k < 0) {
         idle();
     }
     if (role == TRISC0) {
@@ -127,10 +109,7 @@ void core_main(int role, int kind)
     spin_until(COUNT(2), 1);
     good = REG32(COUNT(0)) == XCHG && REG32(COUNT(1)) == XCHG &&
            REG32(SEMS) == (0u << 8 | 2u);
-    if (good) {
-        noc_atomic(0, tensix_xy(0), GOOD, AT_INCR_GET(GOOD), 1, SCRATCH, 0);
-    }
-    noc_atomic(1, tensix_xy(0), DONE, AT_INCR_GET(DONE), 1, SCRATCH, 0);
+    tensix_report(DONE, GOOD, good, SCRATCH);
     if (k != 0) {
         idle();
     }

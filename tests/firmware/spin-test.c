@@ -38,13 +38,6 @@ static uint32_t mix(uint32_t k)
     return k * 0x9e3779b1u + 0x1234567u;
 }
 
-static void spin_until(uint32_t addr, uint32_t v)
-{
-    while (REG32(addr) != v) {
-        __asm__ volatile("fence");      /* tt-metal's invalidate_l1_cache */
-    }
-}
-
 static int brisc_pings(void)
 {
     for (uint32_t k = 1; k <= PINGS; k++) {
@@ -100,22 +93,11 @@ static void token_laps(int k)
     }
 }
 
-static void idle(void)
-{
-    for (;;) {
-        __asm__ volatile("wfi");
-    }
-}
-
 void core_main(int role, int kind)
 {
-    uint32_t id = REG32(NOC_ID_LOGICAL(0)) & 0xfff;
-    int k = 0, good;
+    int k = tensix_index(NTILES), good;
 
-    while (k < NTILES && tensix_xy(k) != id) {
-        k++;
-    }
-    if (k == NTILES) {
+    if (k < 0) {
         idle();
     }
     if (role == BRISC) {
@@ -131,10 +113,7 @@ void core_main(int role, int kind)
     if (NTILES > 1) {
         token_laps(k);
     }
-    if (good) {
-        noc_atomic(0, tensix_xy(0), GOOD, AT_INCR_GET(GOOD), 1, SCRATCH, 0);
-    }
-    noc_atomic(1, tensix_xy(0), DONE, AT_INCR_GET(DONE), 1, SCRATCH, 0);
+    tensix_report(DONE, GOOD, good, SCRATCH);
     if (k != 0) {
         idle();
     }

@@ -31,13 +31,6 @@ enum {      /* results */
     R_NUM
 };
 
-static void spin_until(uint32_t addr, uint32_t v)
-{
-    while (REG32(addr) != v) {
-        __asm__ volatile("fence");
-    }
-}
-
 /* Let other cores run a while: the wall clock at 0xFFB121F0 ticks */
 static void delay(void)
 {

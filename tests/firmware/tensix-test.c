@@ -24,13 +24,6 @@ enum {      /* results */
     R_NUM
 };
 
-static void spin_until(uint32_t addr, uint32_t v)
-{
-    while (REG32(addr) != v) {
-        __asm__ volatile("fence");
-    }
-}
-
 static void trisc0(void)
 {
     /* GPR5 = 0xabcd1234 through two inline SETDMAREG halves */

@@ -98,6 +98,22 @@ static inline int wait_eq(volatile uint32_t *p, uint32_t v, uint32_t cycles)
     return 1;
 }
 
+/* Spin until the L1 word at @addr is @v (fence: tt-metal's invalidate) */
+static inline void spin_until(uint32_t addr, uint32_t v)
+{
+    while (REG32(addr) != v) {
+        __asm__ volatile("fence");
+    }
+}
+
+/* Wait for interrupts for good: a core with nothing (more) to do */
+static inline void __attribute__((noreturn)) idle(void)
+{
+    for (;;) {
+        __asm__ volatile("wfi");
+    }
+}
+
 #define CSR_READ(csr) ({ uint32_t v_; \
     __asm__ volatile("csrr %0, " #csr : "=r"(v_)); v_; })
 
@@ -116,9 +132,7 @@ tt_reporter_main(int role, const tt_role_fn fn[NCORES])
     if (REG32(NOC_ID_LOGICAL(0)) == REPORTER_ID && fn[role]) {
         fn[role]();
     }
-    for (;;) {
-        __asm__ volatile("wfi");
-    }
+    idle();
 }
 
 #endif

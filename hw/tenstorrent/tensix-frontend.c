@@ -348,26 +348,6 @@ static bool tt_expander_idle(TTTensixThread *th)
 /* ------------------------------------------- Src hand-overs in flight -- */
 
 /*
- * On hardware an UNPACR or UNPACR_NOP hands its Src bank to the matrix
- * unit only when it completes, many cycles after its push, and by then
- * the words its core pushed next are queued behind it.  Software relies
- * on that: tt-llk's _llk_unpack_A_ hands over a zeroed SrcB bank (an
- * UNPACR_NOP) with every face of SrcA, and the math thread releases both
- * banks together (SETRWC clear_ab_vld) once SrcA has arrived; were the
- * release to come between the two hand-overs, SrcB's banks would be out
- * of step for good and the threads would deadlock.  The model executes an
- * instruction as soon as it reaches the gate, so the core may not have
- * pushed the next word yet.  Hence an unpacker hand-over that leaves its
- * thread with nothing queued, while the pushing core runs, stays in
- * flight (TTTensix.flips) until the core has moved on: until the thread
- * stalls, the core accesses the coprocessor other than by pushing (TTSync,
- * semaphores, PC buffers), halts, parks, or runs TT_SPIN_QUIESCE loop
- * iterations without pushing (spin-park.c).  The matrix unit releasing a
- * bank in flight takes the hand-overs up to that one first, in order.  The
- * unpackers see a bank in flight as handed over.
- */
-
-/*
  * Core @role, which pushed @thread's last word, no longer runs: halted
  * (parked, held, stalled on another access), but not if only until its
  * store into @thread's full FIFO goes in: that store is its next word.
@@ -387,6 +367,25 @@ static bool tt_pusher_stopped(TTTensix *t, int role, int thread)
     return park != TT_PARK_STALLED && park != TT_PARK_WOKEN;
 }
 
+/*
+ * On hardware an UNPACR or UNPACR_NOP hands its Src bank to the matrix
+ * unit only when it completes, many cycles after its push, and by then
+ * the words its core pushed next are queued behind it.  Software relies
+ * on that: tt-llk's _llk_unpack_A_ hands over a zeroed SrcB bank (an
+ * UNPACR_NOP) with every face of SrcA, and the math thread releases both
+ * banks together (SETRWC clear_ab_vld) once SrcA has arrived; were the
+ * release to come between the two hand-overs, SrcB's banks would be out
+ * of step for good and the threads would deadlock.  The model executes an
+ * instruction as soon as it reaches the gate, so the core may not have
+ * pushed the next word yet.  Hence an unpacker hand-over that leaves its
+ * thread with nothing queued, while the pushing core runs, stays in
+ * flight (TTTensix.flips) until the core has moved on: until the thread
+ * stalls, the core accesses the coprocessor other than by pushing (TTSync,
+ * semaphores, PC buffers), halts, parks, or runs TT_SPIN_QUIESCE loop
+ * iterations without pushing (spin-park.c).  The matrix unit releasing a
+ * bank in flight takes the hand-overs up to that one first, in order.  The
+ * unpackers see a bank in flight as handed over.
+ */
 bool tt_src_defer(TTTensix *t, int thread, unsigned which, unsigned bank)
 {
     TTTensixThread *th = &t->th[thread];

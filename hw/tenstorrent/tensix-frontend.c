@@ -419,8 +419,7 @@ bool tt_src_defer(TTTensix *t, int thread, unsigned which, unsigned bank)
 
 void tt_src_watch(TTTensix *t)
 {
-    if (t->flip_watch && !t->flip_watch_armed) {
-        t->flip_watch_armed = true;
+    if (t->flip_watch && !timer_pending(t->flip_watch)) {
         timer_mod(t->flip_watch,
                   qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + TT_SRC_WATCH_NS);
     }
@@ -716,7 +715,6 @@ void tt_src_watch_expired(void *opaque)
     bool ran = false;
 
     tt_tensix_lock(t);
-    t->flip_watch_armed = false;
     if (tt_src_pusher_stopped(t) && tt_src_publish(t)) {
         tt_tensix_run(t);
         tt_tensix_release_waiters(t);

@@ -132,7 +132,6 @@ static void tt_tensix_reset_hold(Object *obj, ResetType type)
     if (t->flip_watch) {
         timer_del(t->flip_watch);
     }
-    t->flip_watch_armed = false;
     memset(t->sem_val, 0, sizeof(t->sem_val));
     memset(t->sem_max, 0, sizeof(t->sem_max));
     memset(t->mutex_owner, 0, sizeof(t->mutex_owner));
@@ -522,8 +521,7 @@ static int tt_tensix_post_load(void *opaque, int version_id)
     if (!ok) {
         return -EINVAL;
     }
-    t->flip_watch_armed = false;    /* the timer is not migrated */
-    if (t->nflips) {
+    if (t->nflips) {                /* the timer is not migrated */
         tt_src_watch(t);
     }
     return 0;

@@ -249,7 +249,6 @@ struct TTTensix {
     int8_t flip_thread;
     /* completes them once their core halts with nothing else running */
     QEMUTimer *flip_watch;
-    bool flip_watch_armed;
     uint16_t dst[TT_DST_ROWS][TT_ROW_DATUMS];   /* DstBits (Dst.md) */
     bool dst_valid[TT_DST_ROWS];                /* DstRowValid */
     TTTensixPacker packer;

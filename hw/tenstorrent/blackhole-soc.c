@@ -117,6 +117,7 @@ static void blackhole_soc_create_tiles(TTBlackholeSoC *s)
         qdev_prop_set_uint8(DEVICE(t), "vx", s->grid.tile_vx[i]);
         qdev_prop_set_uint8(DEVICE(t), "vy", s->grid.tile_y[i]);
         qdev_prop_set_bit(DEVICE(t), "spin-park", s->spin_park);
+        qdev_prop_set_bit(DEVICE(t), "one-thread", s->tile_threads);
         qdev_prop_set_int32(DEVICE(t), "ram-fd", s->ram_fd);
         qdev_prop_set_uint64(DEVICE(t), "ram-offset",
                              i * TT_SOC_RAM_TILE_STRIDE);
@@ -575,6 +576,7 @@ static const Property blackhole_soc_props[] = {
     DEFINE_PROP_INT32("harvested-dram-bank", TTBlackholeSoC,
                       harvested_dram_bank, -1),
     DEFINE_PROP_BOOL("spin-park", TTBlackholeSoC, spin_park, true),
+    DEFINE_PROP_BOOL("tile-threads", TTBlackholeSoC, tile_threads, true),
     DEFINE_PROP_BOOL("prealloc-l1", TTBlackholeSoC, prealloc_l1, true),
     DEFINE_PROP_UINT8("asic-location", TTBlackholeSoC, asic_location, 0),
     DEFINE_PROP_UINT64("board-id", TTBlackholeSoC, board_id, 0),

@@ -192,6 +192,7 @@ static void blackhole_machine_init(MachineState *ms)
     qdev_prop_set_uint32(DEVICE(s), "harvested-cols", cols);
     qdev_prop_set_int32(DEVICE(s), "harvested-dram-bank", bank);
     qdev_prop_set_bit(DEVICE(s), "spin-park", m->spin_park);
+    qdev_prop_set_bit(DEVICE(s), "tile-threads", m->tile_threads);
     qdev_prop_set_bit(DEVICE(s), "prealloc-l1", m->prealloc_l1);
     qdev_prop_set_uint8(DEVICE(s), "asic-location", m->asic_location);
     qdev_prop_set_uint64(DEVICE(s), "board-id", m->board_id);
@@ -393,6 +394,7 @@ static void blackhole_machine_instance_init(Object *obj)
     m->boot.num_dram_banks = -1;
     m->boot.num_l1_banks = -1;
     m->spin_park = true;
+    m->tile_threads = true;
     m->prealloc_l1 = true;
 }
 
@@ -404,6 +406,16 @@ static bool tt_get_spin_park(Object *obj, Error **errp)
 static void tt_set_spin_park(Object *obj, bool v, Error **errp)
 {
     TT_BLACKHOLE_MACHINE(obj)->spin_park = v;
+}
+
+static bool tt_get_tile_threads(Object *obj, Error **errp)
+{
+    return TT_BLACKHOLE_MACHINE(obj)->tile_threads;
+}
+
+static void tt_set_tile_threads(Object *obj, bool v, Error **errp)
+{
+    TT_BLACKHOLE_MACHINE(obj)->tile_threads = v;
 }
 
 static bool tt_get_prealloc_l1(Object *obj, Error **errp)
@@ -509,6 +521,13 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
     object_class_property_set_description(oc, "spin-park",
         "Halt cores that spin on memory until something they read may have "
         "changed (default on)");
+    object_class_property_add_bool(oc, "tile-threads", tt_get_tile_threads,
+                                   tt_set_tile_threads);
+    object_class_property_set_description(oc, "tile-threads",
+        "Run the five cores of each Tensix tile on one host thread, one core "
+        "at a time, so that their hand-offs cost no host thread switch; "
+        "off: a thread per core (default on; no effect with "
+        "deterministic=on)");
     object_class_property_add_bool(oc, "prealloc-l1", tt_get_prealloc_l1,
                                    tt_set_prealloc_l1);
     object_class_property_set_description(oc, "prealloc-l1",

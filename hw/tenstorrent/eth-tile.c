@@ -227,7 +227,7 @@ static void tt_eth_tile_realize(DeviceState *dev, Error **errp)
     qemu_ram_block_set_tlb_cpus(t->sram.ram_block, t->ram_cpus,
                                 TT_ERISC_CORES);
     tt_spin_tile_init(&t->spin, t->ram_cpus, TT_ERISC_CORES, &t->sram,
-                      t->spin_park);
+                      t->spin_park, false);
     tt_noc_add_node(t->noc, t->x, t->y, &t->noc_as, &t->l1, &t->spin);
 }
 

@@ -26,6 +26,16 @@
  * from a bottom half under the BQL, because a vCPU thread checks for work
  * and goes to sleep under the BQL and wakers do not hold it.
  *
+ * A tile whose cores share one host thread (tt_spin_tile_init(), grouped)
+ * runs one core at a time: a polling core cannot be answered by a sibling
+ * until it gives up the thread, so it does at once, leaving its execution
+ * loop with EXCP_YIELD as soon as it is found polling while a sibling is
+ * runnable (with parking off as well), and parks only when none is.  A
+ * core that runs TT_SPIN_SLICE_NS without polling while a sibling is
+ * runnable yields too, so that no core keeps the thread.  Polling budgets,
+ * the brief spin before a stall and the checks queued on running siblings
+ * are for cores on threads of their own and are skipped.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
@@ -62,6 +72,67 @@ static bool tt_spin_mttcg(void)
     return tcg_enabled() && qemu_tcg_mttcg_enabled();
 }
 
+/* The longest a core of a grouped tile runs while a sibling could */
+#define TT_SPIN_SLICE_NS 200000
+
+/*
+ * What a polling core of the tile could see change: the wake generation
+ * and every core's epoch (its stores, including pushes)
+ */
+static uint32_t tt_spin_stamp(TTSpinTile *s)
+{
+    uint32_t v = qatomic_read(&s->wake_gen);
+
+    for (int r = 0; r < s->ncpus; r++) {
+        v += qatomic_read(&cpu_env(s->cpu[r])->tt_spin_epoch);
+    }
+    return v;
+}
+
+/*
+ * A sibling of @c has something to do: it is not halted (or is woken, or
+ * has queued work), and it did not give the thread up polling with nothing
+ * changed since.  Cores that only poll each other so park in turn instead
+ * of passing the thread round.
+ */
+static bool tt_spin_sibling_runnable(TTSpinCore *c)
+{
+    TTSpinTile *s = c->tile;
+    uint32_t stamp = tt_spin_stamp(s);
+
+    for (int r = 0; r < s->ncpus; r++) {
+        if (r != c->role && !cpu_thread_is_idle(s->cpu[r]) &&
+            !(s->core[r].yielded && s->core[r].yield_stamp == stamp)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Give the group's thread to a sibling; the core resumes at @pc.
+ * @polling: it waits for a change (else its time slice ran out).
+ */
+static void G_NORETURN tt_spin_yield(TTSpinCore *c, CPURISCVState *env,
+                                     target_ulong pc, bool polling)
+{
+    CPUState *cs = env_cpu(env);
+
+    c->yields++;
+    c->yielded = polling;
+    c->yield_stamp = tt_spin_stamp(c->tile);
+    c->tile->running = -1;
+    trace_tt_spin_yield(c->tile->cpu[0]->cpu_index, c->role, pc);
+    /*
+     * Sampled again at its first backward jump: still polling (the sample
+     * matches the one before the yield), it yields again at once
+     */
+    env->tt_spin_count = 0;
+    env->pc = pc;
+    cs->exception_index = EXCP_YIELD;
+    cpu_loop_exit(cs);
+}
+
 static void tt_spin_snapshot(TTSpinCore *c, CPURISCVState *env,
                              target_ulong pc)
 {
@@ -72,6 +143,7 @@ static void tt_spin_snapshot(TTSpinCore *c, CPURISCVState *env,
     memcpy(c->gpr, env->gpr, sizeof(c->gpr));
     c->matches = 0;
     c->state = TT_SPIN_IDLE;
+    c->yielded = false;
 }
 
 /* Work on a sibling that was running when a core of its tile armed */
@@ -98,7 +170,8 @@ static void tt_spin_arm(TTSpinCore *c)
     smp_mb();   /* a change after this read either bumps the generation... */
     physical_memory_watch_writes(s->ram->ram_block);
     smp_mb();   /* ...or, racing the watch, shows in a sibling's epoch */
-    for (int r = 0; r < s->ncpus && tt_spin_mttcg(); r++) {
+    /* grouped, no sibling runs meanwhile: none is between check and store */
+    for (int r = 0; r < s->ncpus && tt_spin_mttcg() && !s->grouped; r++) {
         CPUState *cs = s->cpu[r];
         TTSpinCheck *chk;
 
@@ -120,6 +193,8 @@ static void G_NORETURN tt_spin_park(TTSpinCore *c, CPURISCVState *env,
     CPUState *cs = env_cpu(env);
 
     c->parks++;
+    c->yielded = false;
+    c->tile->running = -1;
     trace_tt_spin_park(c->tile->cpu[0]->cpu_index,
                        c->role, pc);
     env->pc = pc;
@@ -156,7 +231,7 @@ static bool tt_spin_polls(TTSpinCore *c)
 {
     int64_t now;
 
-    if (!tt_spin_mttcg()) {
+    if (!tt_spin_mttcg() || c->tile->grouped) {
         return false;
     }
     now = get_clock();
@@ -181,7 +256,7 @@ bool tt_spin_briefly(TTSpinTile *s, const uint32_t *word, uint32_t old)
     TTSpinCore *c;
     int64_t t0;
 
-    if (!s || !cs || !tt_spin_mttcg()) {
+    if (!s || !cs || !tt_spin_mttcg() || s->grouped) {
         return false;
     }
     c = cpu_env(cs)->tt_spin_opaque;
@@ -281,7 +356,7 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
         qatomic_and(&s->quiesce_roles, ~BIT(c->role));
         s->quiesce(s->quiesce_opaque, c->role);
     }
-    if (!s->park) {
+    if (!s->park && !s->grouped) {
         env->tt_spin_count = TT_SPIN_PERIOD_MAX;
         return;
     }
@@ -289,6 +364,17 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
         /* halted at the end of this block (a stalled push): leave it be */
         env->tt_spin_count = TT_SPIN_PERIOD;
         return;
+    }
+    if (s->grouped) {
+        int64_t now = get_clock();
+
+        if (s->running != c->role) {
+            s->running = c->role;
+            s->slice_start = now;
+        } else if (now - s->slice_start > TT_SPIN_SLICE_NS &&
+                   tt_spin_sibling_runnable(c)) {
+            tt_spin_yield(c, env, pc, false);
+        }
     }
     if (qatomic_read(&env->tt_park) == TT_PARK_WOKEN) {
         qatomic_set(&env->tt_park, TT_PARK_RUNNING);     /* back from a wake */
@@ -304,7 +390,13 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
         return;
     }
     env->tt_spin_count = c->period = TT_SPIN_PERIOD;
-    if (c->state == TT_SPIN_ARMED) {
+    if (s->grouped && c->matches >= TT_SPIN_MATCHES &&
+        tt_spin_sibling_runnable(c)) {
+        tt_spin_yield(c, env, pc, true);     /* a sibling answers */
+    }
+    if (!s->park) {
+        c->matches = MIN(c->matches + 1, TT_SPIN_MATCHES);
+    } else if (c->state == TT_SPIN_ARMED) {
         tt_spin_try_park(c, env, pc);
     } else if (c->matches < TT_SPIN_MATCHES) {
         c->matches++;
@@ -361,7 +453,6 @@ void tt_spin_wake(TTSpinTile *s)
         if (qatomic_read(&env->tt_park) == TT_PARK_PARKED &&
             qatomic_cmpxchg(&env->tt_park, TT_PARK_PARKED,
                             TT_PARK_WOKEN) == TT_PARK_PARKED) {
-            qemu_cpu_kick(s->cpu[r]);
             kicked |= BIT(r);
         }
     }
@@ -370,10 +461,27 @@ void tt_spin_wake(TTSpinTile *s)
         trace_tt_spin_wake(s->cpu[0]->cpu_index, kicked);
         for (int r = 0; r < s->ncpus; r++) {
             if (kicked & BIT(r)) {
-                tt_spin_kick_later(s, r);
+                tt_spin_kick(s, r);
             }
         }
     }
+}
+
+/*
+ * Core @role can run again: wake its thread, unless that is the running
+ * thread (a grouped tile woken by one of its own cores), which finds the
+ * core runnable when the current one gives up the thread.
+ */
+void tt_spin_kick(TTSpinTile *s, int role)
+{
+    CPUState *cs = current_cpu;
+
+    if (s->grouped && cs && cpu_env(cs)->tt_spin_opaque &&
+        ((TTSpinCore *)cpu_env(cs)->tt_spin_opaque)->tile == s) {
+        return;
+    }
+    qemu_cpu_kick(s->cpu[role]);
+    tt_spin_kick_later(s, role);
 }
 
 /*
@@ -428,6 +536,7 @@ void tt_spin_core_reset_cpu(CPUState *cs)
         c->period = TT_SPIN_PERIOD;
         c->wait_start = 0;
         c->polling = false;     /* the poll callback's owner times it out */
+        c->yielded = false;
     }
 }
 
@@ -438,10 +547,12 @@ static void tt_spin_ram_written(void *opaque, ram_addr_t offset)
 }
 
 void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, int ncpus,
-                       MemoryRegion *ram, bool enable)
+                       MemoryRegion *ram, bool enable, bool grouped)
 {
     assert(ncpus > 0 && ncpus <= TT_CORES_PER_TILE);
     s->ncpus = ncpus;
+    s->grouped = grouped && tt_spin_mttcg();
+    s->running = -1;
     s->bh = qemu_bh_new(tt_spin_rekick_bh, s);
     for (int r = 0; r < ncpus; r++) {
         CPURISCVState *env = cpu_env(cpus[r]);

@@ -561,8 +561,11 @@ void tt_tensix_release_waiters(TTTensix *t)
         t->wait_kind[r] = -1;
         if (qatomic_cmpxchg(&cpu_env(cs)->tt_park, TT_PARK_STALLED,
                             TT_PARK_WOKEN) == TT_PARK_STALLED) {
-            qemu_cpu_kick(cs);
-            tt_spin_kick_later(t->spin, r);
+            if (t->spin) {
+                tt_spin_kick(t->spin, r);
+            } else {
+                qemu_cpu_kick(cs);
+            }
         }
     }
 }

@@ -18,6 +18,7 @@
 #include "system/ramblock.h"
 #include "migration/vmstate.h"
 #include "hw/tenstorrent/tensix-tile.h"
+#include "accel/tcg/vcpu-thread-group.h"
 #include "trace.h"
 
 /* An access between the blocks of the tile map, by the current core */
@@ -294,8 +295,16 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
     }
     qemu_ram_block_set_tlb_cpus(t->sram.ram_block, t->ram_cpus,
                                 TT_CORES_PER_TILE);
+    /*
+     * The five cores hand work to each other every few microseconds: on
+     * one host thread a hand-over is a return from the execution loop, not
+     * a futex wake-up and a context switch (tcg_vcpu_share_thread())
+     */
+    for (int r = 1; r < TT_CORES_PER_TILE && t->one_thread; r++) {
+        tcg_vcpu_share_thread(t->ram_cpus[r], t->ram_cpus[0]);
+    }
     tt_spin_tile_init(&t->spin, t->ram_cpus, TT_CORES_PER_TILE, &t->sram,
-                      t->spin_park);
+                      t->spin_park, t->one_thread);
     /* what the NOC reaches here: the tile's view, L1 for atomics */
     tt_noc_add_node(t->noc, t->x, t->y, &t->noc_as, &t->l1, &t->spin);
 }
@@ -319,6 +328,7 @@ static const Property tt_tensix_tile_props[] = {
     DEFINE_PROP_UINT8("vx", TTTensixTile, vx, 0),
     DEFINE_PROP_UINT8("vy", TTTensixTile, vy, 0),
     DEFINE_PROP_BOOL("spin-park", TTTensixTile, spin_park, true),
+    DEFINE_PROP_BOOL("one-thread", TTTensixTile, one_thread, true),
     DEFINE_PROP_INT32("ram-fd", TTTensixTile, ram_fd, -1),
     DEFINE_PROP_UINT64("ram-offset", TTTensixTile, ram_offset, 0),
     DEFINE_PROP_LINK("noc", TTTensixTile, noc, TYPE_TT_NOC, TTNoc *),

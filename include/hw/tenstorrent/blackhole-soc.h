@@ -58,6 +58,7 @@ struct TTBlackholeSoC {
     uint32_t harvested_cols;
     int32_t harvested_dram_bank;
     bool spin_park;
+    bool tile_threads;          /* a host thread per tile, not per core */
     bool prealloc_l1;           /* allocate L1 in the RAM file at start */
 };
 

@@ -29,6 +29,7 @@ struct TTBlackholeMachine {
     char *harvested_cols;
     char *harvested_dram_bank;
     bool spin_park;
+    bool tile_threads;
     bool prealloc_l1;
     bool deterministic;
     int64_t hang_report;        /* seconds, 0: off */

@@ -49,6 +49,9 @@ typedef struct TTSpinCore {
     uint32_t epoch;
     target_ulong gpr[32];
     uint64_t parks;
+    uint64_t yields;            /* the group's thread given to a sibling */
+    bool yielded;               /* last gave it up polling... */
+    uint32_t yield_stamp;       /* ...with the tile's stamp at this value */
     int64_t wait_start;         /* host ns when the loop began waiting */
     int64_t spin_ns;            /* polling budget (spin-park.c) */
     bool polling;               /* the tile's poll callback knows it polls */
@@ -73,6 +76,10 @@ struct TTSpinTile {
     Object parent_obj;
 
     bool park;                  /* park polling cores (-M ...,spin-park) */
+    /* the cores share one host thread (-M ...,tile-threads) under MTTCG */
+    bool grouped;
+    int running;                /* grouped: the core last sampled, or -1 */
+    int64_t slice_start;        /* host ns when it was first sampled */
     /*
      * Roles whose sampler calls quiesce(quiesce_opaque, role) at its next
      * sample (tt_spin_quiesce_watch), before it decides about parking
@@ -100,9 +107,12 @@ struct TTSpinTile {
 /* The tile's parking state, migrated as part of its Tensix tile */
 extern const VMStateDescription vmstate_tt_spin_tile;
 
-/* Set up parking for one tile whose cores' RAM is all in @ram. */
+/*
+ * Set up parking for one tile whose cores' RAM is all in @ram; @grouped:
+ * the cores share a host thread (tcg_vcpu_share_thread()).
+ */
 void tt_spin_tile_init(TTSpinTile *s, CPUState **cpus, int ncpus,
-                       MemoryRegion *ram, bool enable);
+                       MemoryRegion *ram, bool enable, bool grouped);
 
 /* The callback tt_spin_quiesce_watch() arms (the tile's Tensix) */
 void tt_spin_set_quiesce(TTSpinTile *s, void (*fn)(void *opaque, int role),
@@ -178,5 +188,8 @@ void tt_spin_core_reset_cpu(CPUState *cs);
  * kick it again from the main loop so a vCPU going to sleep cannot miss it.
  */
 void tt_spin_kick_later(TTSpinTile *s, int role);
+
+/* Core @role can run again: qemu_cpu_kick() and tt_spin_kick_later() */
+void tt_spin_kick(TTSpinTile *s, int role);
 
 #endif

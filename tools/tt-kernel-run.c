@@ -1968,6 +1968,29 @@ static double case_flops(const Case *c)
     return c->op == TTK_OP_MATMUL ? 2.0 * datums * 32 * c->kt : datums;
 }
 
+/* --dims: @c's tile counts replaced by the option's */
+static void case_dims(Case *c, const Opts *o)
+{
+    if (o->dims[0]) {
+        c->mt = o->dims[0];
+        c->kt = o->dims[1];
+        c->nt = o->dims[2];
+        c->block = c->dst_fp32 ? 4 : 8;
+    }
+}
+
+/* The parameter block's operand and result addresses, packed in L1 */
+static void case_layout(const Case *c, Run *r)
+{
+    r->p.magic = TTK_MAGIC;
+    r->p.addr_a = TTK_DATA_ADDR;
+    r->p.addr_b = r->p.addr_a + ((r->a_bytes + 0xfff) & ~0xfffu);
+    r->p.addr_c = r->p.addr_b + ((r->b_bytes + 0xfff) & ~0xfffu);
+    if (r->p.addr_c + r->c_bytes > TTK_DATA_END) {
+        die("%dx%dx%d tiles do not fit in L1", c->mt, c->kt, c->nt);
+    }
+}
+
 static void bench_case(Lib *l, const Opts *o, const Case *base)
 {
     Case c = *base;
@@ -1981,20 +2004,9 @@ static void bench_case(Lib *l, const Opts *o, const Case *base)
         tt_skip(c.ttsim_aborts, "bench %s on %s", c.name, l->h.path);
         return;
     }
-    if (o->dims[0]) {
-        c.mt = o->dims[0];
-        c.kt = o->dims[1];
-        c.nt = o->dims[2];
-        c.block = c.dst_fp32 ? 4 : 8;
-    }
+    case_dims(&c, o);
     case_operands(&c, o, &r, &a, &b);
-    r.p.magic = TTK_MAGIC;
-    r.p.addr_a = TTK_DATA_ADDR;
-    r.p.addr_b = r.p.addr_a + ((r.a_bytes + 0xfff) & ~0xfffu);
-    r.p.addr_c = r.p.addr_b + ((r.b_bytes + 0xfff) & ~0xfffu);
-    if (r.p.addr_c + r.c_bytes > TTK_DATA_END) {
-        die("%dx%dx%d tiles do not fit in L1", c.mt, c.kt, c.nt);
-    }
+    case_layout(&c, &r);
     bench_map(l, n);
     bench_reset(l, n, HOLD_ALL);
     bench_write(l, n, r.p.addr_a, r.a_raw ? (const void *)r.a_raw : a,
@@ -2052,11 +2064,9 @@ static void stress_case(Lib *l, const Opts *o, const Case *base)
         tt_skip(c.ttsim_aborts, "stress %s on %s", c.name, l->h.path);
         return;
     }
+    case_dims(&c, o);
     case_operands(&c, o, &r, &a, &b);
-    r.p.magic = TTK_MAGIC;
-    r.p.addr_a = TTK_DATA_ADDR;
-    r.p.addr_b = r.p.addr_a + ((r.a_bytes + 0xfff) & ~0xfffu);
-    r.p.addr_c = r.p.addr_b + ((r.b_bytes + 0xfff) & ~0xfffu);
+    case_layout(&c, &r);
     first = xmalloc(r.c_bytes);
     other = xmalloc(r.c_bytes);
     bench_map(l, n);

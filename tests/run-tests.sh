@@ -101,6 +101,27 @@ gdb_session() {
 }
 suite system gdb gdb_session
 
+# Hand-offs with gdb attached to every core (under MTTCG, unlike the
+# session above): 100,000 on one tile (its cores on one host thread, on
+# their own threads, without parking) and 5,000 on each of 140 tiles
+gdb_handoff() {  # gdb_handoff NAME ELF OPTIONS
+    if command -v gdb-multiarch >/dev/null; then
+        python3 "$src/tests/gdb/attached-run.py" \
+            --qemu "$Q/qemu-system-riscv32" --elf "$B/firmware/$2" \
+            --opts "$3" --attach "$src/scripts/tenstorrent/blackhole-attach.gdb" \
+            > "$log/$1.log" 2>&1
+        count "$log/$1.log" "$1" $?
+    else
+        echo "$1: SKIP: gdb-multiarch not installed (scripts/install-deps.sh)"
+    fi
+}
+suite system gdb-handoff-1tile gdb_handoff gdb-handoff-1tile handoff-test-1.elf ""
+suite system gdb-handoff-1tile-percore gdb_handoff gdb-handoff-1tile-percore \
+    handoff-test-1.elf ,tile-threads=off
+suite system gdb-handoff-1tile-nopark gdb_handoff gdb-handoff-1tile-nopark \
+    handoff-test-1.elf ,spin-park=off
+suite system gdb-handoff-p150 gdb_handoff gdb-handoff-p150 handoff-test.elf ""
+
 # The chip as a PCIe function of a Linux guest, over vfio-user
 guest() {
     sh "$src/tests/guest/guest-test.sh" "$src" "$B" > "$log/guest.log" 2>&1

@@ -14,6 +14,12 @@
  * A lost wake-up hangs (the harness times out); a wrong count or a
  * semaphore left off its closed form fails.  Each tile reports to the
  * reporter with NOC atomics.  Build with -DNTILES=n and -DXCHG=n.
+ *
+ * With -DBUSY=1, NCRISC and TRISC2 count in a loop for ever instead of
+ * waiting in wfi: never polling, always runnable.  When a tile's cores
+ * share a host thread (-M blackhole,tile-threads=on), the hand-offs then
+ * make progress only because a busy core gives the thread up after its
+ * time slice.
  */
 #include "tap.h"
 #include "grid.h"
@@ -24,6 +30,9 @@
 #endif
 #ifndef XCHG
 #define XCHG        5000
+#endif
+#ifndef BUSY
+#define BUSY        0
 #endif
 
 #define COUNT(n)    (0x70000u + 16u * (n))  /* TRISCn's exchanges */
@@ -85,6 +94,16 @@ static void consumer(void)
     REG32(COUNT(2)) = 1;
 }
 
+/* A loop that is never the same twice: busy, not waiting */
+static void __attribute__((noreturn)) busy(void)
+{
+    uint32_t n = 0;
+
+    for (;;) {
+        __asm__ volatile("addi %0, %0, 1" : "+r"(n));
+    }
+}
+
 void core_main(int role, int kind)
 {
     int k = tensix_index(NTILES), good;
@@ -99,6 +118,9 @@ void core_main(int role, int kind)
         consumer();
         idle();
     } else if (role != BRISC) {
+        if (BUSY) {
+            busy();
+        }
         idle();
     }
     for (int n = 0; n < 3; n++) {

@@ -255,8 +255,27 @@ static void tt_pack_store(TTPack *p, TTPackOut *o, uint32_t byte,
     uint8_t buf[TT_ROW_DATUMS * 4];
 
     if (!p->l1_acc) {
-        for (unsigned k = 0; k < n; k++) {
-            stn_le_p(buf + k * nb, nb, v[k]);
+        /* one loop per width: this runs for every datum packed */
+        switch (nb) {
+        case 1:
+            for (unsigned k = 0; k < n; k++) {
+                buf[k] = v[k];
+            }
+            break;
+        case 2:
+            for (unsigned k = 0; k < n; k++) {
+                stw_le_p(buf + 2 * k, v[k]);
+            }
+            break;
+        case 4:
+            for (unsigned k = 0; k < n; k++) {
+                stl_le_p(buf + 4 * k, v[k]);
+            }
+            break;
+        default:
+            for (unsigned k = 0; k < n; k++) {
+                stn_le_p(buf + k * nb, nb, v[k]);
+            }
         }
         tt_pack_put_run(o, byte, buf, n * nb);
         return;
@@ -321,11 +340,15 @@ static bool tt_pack_datums(TTPack *p, const uint32_t *c, TTPackOut *o,
                             : tt_dst_rd16(t, d / 16, d % 16 + j, 0);
     }
     p->row_fn(&p->f, raw, v, m);
-    for (unsigned j = 0; j < m; j++) {
-        v[j] = mask & BIT(j) ? v[j] : 0;
-        if (p->bfp) {
-            p->block[(i + j) % 16] = v[j];
+    if (m && mask != MAKE_64BIT_MASK(0, m)) {   /* most runs mask nothing */
+        for (unsigned j = 0; j < m; j++) {
+            if (!(mask & BIT(j))) {
+                v[j] = 0;
+            }
         }
+    }
+    for (unsigned j = 0; j < m && p->bfp; j++) {
+        p->block[(i + j) % 16] = v[j];
     }
     if (!p->bfp) {
         tt_pack_store(p, o, bit / 8, v, m);

@@ -14,6 +14,8 @@ import sys
 
 import yaml
 
+from tttap import ok, skip_all, done
+
 # ttsim region name -> the project's tile-map region holding it
 TILE_NAMES = {
     "riscv_local_mem": "LDM", "riscv_tdma_regs": "TDMA_RISC",
@@ -29,15 +31,6 @@ TILE_NAMES = {
     "tensix_mailbox1": "MAILBOX", "tensix_mailbox2": "MAILBOX",
     "tensix_mailbox3": "MAILBOX", "tensix_cfg": "TENSIX_CFG",
 }
-
-n = 0
-
-
-def ok(cond, what):
-    global n
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, what))
-    return cond
 
 
 def check_tile_map(project, ref):
@@ -199,8 +192,7 @@ def main():
         project, "..", "shared", "reference", "ttsim-bh")
     if not os.path.isdir(ref):
         print("# reference data not found at %s: cross-check skipped" % ref)
-        print("1..0 # SKIP no reference data")
-        return 0
+        return skip_all("no reference data")
     check_tile_map(project, ref)
     check_registers(project, ref,
                     "include/hw/tenstorrent/riscv-debug-regmap.h",
@@ -209,8 +201,7 @@ def main():
                     "noc_regs", {})
     check_isa(project, ref)
     check_config(project, ref)
-    print("1..%d" % n)
-    return 0
+    return done()
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ CHANNELS = 12           # logical channels of a Blackhole (5 and 8 fused)
 
 sys.path.insert(0, os.path.join(SRC, "scripts", "tenstorrent"))
 import ttabi  # noqa: E402
+from tttap import ok, done  # noqa: E402
 
 EB = ttabi.load("tests/firmware/eth-bench.h")     # its L1 words
 loader = importlib.machinery.SourceFileLoader("tt_cluster", TOOL)
@@ -50,17 +51,6 @@ spec = importlib.util.spec_from_loader("tt_cluster", loader)
 ttc = importlib.util.module_from_spec(spec)
 loader.exec_module(ttc)
 
-n_test = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n_test, failed
-    n_test += 1
-    if not cond:
-        failed += 1
-    print("%sok %d %s" % ("" if cond else "not ", n_test, what), flush=True)
-    return cond
 
 
 def tool(build, d, *args, qemu_args=()):
@@ -407,8 +397,7 @@ def main():
         c = run_cluster(build, "galaxy", wait_timeout=300)
         if c:
             stop(build, *c)
-    print("1..%d" % n_test)
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

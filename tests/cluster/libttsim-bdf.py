@@ -23,6 +23,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts", "tenstorrent"))
 import ttabi  # noqa: E402
+from tttap import ok, skip, done  # noqa: E402
 
 # ttsim's ABI: device d's BARs at the bases + d * 64 GiB
 ABI = ttabi.load("tools/libttsim/libttsim.h")
@@ -104,13 +105,6 @@ def main():
         print(json.dumps(run(sys.argv[2], tile_rd=False)))
         return 0
     ours = run(sys.argv[1])
-    fails = 0
-
-    def ok(cond, what):
-        nonlocal fails
-        fails += not cond
-        print("%sok - %s" % ("" if cond else "not ", what), flush=True)
-
     got = {tuple(v[:-1]): v[-1] for v in ours}
     ok(got[("id", 0)] == got[("id", 1)] == 0xB1401E52,
        "devices 0 and 1 are Blackhole functions (0x%08x, 0x%08x)"
@@ -157,9 +151,9 @@ def main():
            % (len(ours_t), "" if not diff else ": first difference %r"
               % (diff[0],)))
     else:
-        print("ok - the same program on ttsim's bh_x2 # SKIP no reference "
-              "library given (TTSIM_X2_LIB)")
-    return 1 if fails else 0
+        skip("the same program on ttsim's bh_x2",
+             "no reference library given (TTSIM_X2_LIB)")
+    return done()
 
 
 if __name__ == "__main__":

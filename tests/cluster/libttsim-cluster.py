@@ -12,9 +12,14 @@ at the Ethernet tiles' translated coordinates).  Prints one line per
 check, "ok ..." or "not ok ...", and exits 1 on a failure.
 """
 import ctypes
+import os
 import struct
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts", "tenstorrent"))
+from tttap import ok, done  # noqa: E402
 
 PORT_STATUS, REMOTE_INFO = 0x7cc04, 0x7cfe0
 # (chip, logical channel) -> translated x (20 + logical), y 25
@@ -27,13 +32,6 @@ lib.libttsim_create_device_by_id.argtypes = [ctypes.c_uint32, ctypes.c_int,
 lib.libttsim_tile_rd_bytes.argtypes = [ctypes.c_uint32, ctypes.c_uint32,
                                        ctypes.c_uint64, ctypes.c_void_p,
                                        ctypes.c_uint32]
-fails = 0
-
-
-def ok(cond, what):
-    global fails
-    fails += not cond
-    print("%sok - %s" % ("" if cond else "not ", what), flush=True)
 
 
 def read(chip, logical, addr, n):
@@ -65,4 +63,4 @@ for a, b in LINKS:
                                                   info[3]))
 lib.libttsim_exit()
 ok(True, "libttsim_exit")
-sys.exit(1 if fails else 0)
+sys.exit(done())

@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts", "tenstorrent"))
 import ttchips  # noqa: E402
+from tttap import ok, skip, done  # noqa: E402
 
 FW = os.path.join(ROOT, "build", "firmware", "eth-bench.elf")
 
@@ -46,14 +47,6 @@ def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "--child":
         print(json.dumps(ttchips.eth_bench(sys.argv[2], fw)))
         return 0
-    fails = 0
-
-    def ok(cond, what):
-        nonlocal fails
-        fails += not cond
-        print("%sok - %s" % ("" if cond else "not ", what), flush=True)
-        return cond
-
     for i, lib in enumerate(sys.argv[1:3]):
         # one library per process: the reference in a child, ours too
         r = subprocess.run([sys.executable, sys.argv[0], "--child", lib],
@@ -65,9 +58,9 @@ def main():
                                              r.stderr.strip()[-300:])}
         check(ok, "ours" if i == 0 else "reference", got)
     if len(sys.argv) < 3:
-        print("ok - the same program on ttsim's bh_x2 # SKIP no reference "
-              "library given (TTSIM_X2_LIB)")
-    return 1 if fails else 0
+        skip("the same program on ttsim's bh_x2",
+             "no reference library given (TTSIM_X2_LIB)")
+    return done()
 
 
 if __name__ == "__main__":

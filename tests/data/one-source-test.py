@@ -4,7 +4,8 @@
 typed there and nowhere else in the project's code (C, Python, shell,
 assembler); every other file includes the header or reads it
 (scripts/tenstorrent/ttabi.py).  Prints TAP; a constant typed again fails
-with the files that have it.
+with the files that have it.  Likewise the TAP output of the Python tests:
+scripts/tenstorrent/tttap.py defines ok(), no test its own.
 
     one-source-test.py [PROJECT_DIR]
 """
@@ -16,6 +17,7 @@ ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "tenstorrent"))
 import ttabi  # noqa: E402
+import tttap  # noqa: E402
 
 # (header, constant): distinctive values only; small numbers are not
 # searchable
@@ -44,7 +46,6 @@ def header_path(h):
                                               h)))
 
 
-n = failed = 0
 sources = {p: open(p, errors="replace").read() for p in files()}
 for header, name in CHECKED:
     value = ttabi.load(header)[name]
@@ -52,10 +53,13 @@ for header, name in CHECKED:
     home = header_path(header)
     typed = sorted(os.path.relpath(p, ROOT) for p, text in sources.items()
                    if os.path.normpath(p) != home and lit.search(text))
-    n += 1
-    failed += bool(typed)
-    print("%sok %d - %s (0x%x) is typed only in %s%s" % (
-        "not " if typed else "", n, name, value, header,
-        "; also in " + ", ".join(typed) if typed else ""))
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+    tttap.ok(not typed, "%s (0x%x) is typed only in %s%s" % (
+        name, value, header, "; also in " + ", ".join(typed) if typed else ""))
+tap_home = os.path.join(ROOT, "scripts", "tenstorrent", "tttap.py")
+own_ok = sorted(os.path.relpath(p, ROOT) for p, text in sources.items()
+                if p.endswith(".py") and os.path.normpath(p) != tap_home and
+                re.search(r"^\s*def ok\(|print\(\s*\"%s ?(ok|%d)", text,
+                          re.M))
+tttap.ok(not own_ok, "the Python tests print TAP through tttap.py%s" % (
+    "; their own ok() in " + ", ".join(own_ok) if own_ok else ""))
+sys.exit(tttap.done())

@@ -16,16 +16,9 @@ import sys
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.join(os.path.dirname(__file__), "..", ".."))
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    failed += not cond
-    print("%sok %d - %s" % ("" if cond else "not ", n, what))
-    return cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts", "tenstorrent"))
+from tttap import ok, done  # noqa: E402
 
 
 def parse(text):
@@ -72,8 +65,7 @@ def main():
            len(seen), "" if listed == seen else ": first difference %r" %
            (next(((a, b) for a, b in zip(listed + [None] * len(seen),
                                         seen) if a != b), None),)))
-    print("1..%d" % n)
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

@@ -9,9 +9,9 @@ QEMU starts held (-S) under multi-threaded TCG with its gdb port on a
 socket this driver listens on; gdb-multiarch attaches the core-role
 inferiors with GDBSCRIPT (scripts/tenstorrent/blackhole-attach.gdb) and
 continues all of them (schedule-multiple on) until the firmware ends the
-machine through semihosting.  The firmware's own TAP lines (QEMU's
-standard output) are printed as they are, followed by one line of this
-driver's: gdb attached every core role and saw the machine exit.  A run
+machine through semihosting.  The firmware's TAP lines (QEMU's standard
+output) are printed renumbered, followed by this driver's: gdb attached
+every core role and saw the machine exit, and QEMU's exit status.  A run
 that does not end within the timeout (a lost wake-up while the gdbstub
 watches the cores) fails; exit status 0 only when everything passed.
 """
@@ -24,6 +24,10 @@ import signal
 import socket
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts", "tenstorrent"))
+import tttap  # noqa: E402
 
 
 def pdeathsig():
@@ -87,25 +91,30 @@ def main():
         except subprocess.TimeoutExpired:
             kill_group(qemu)
             kill_group(gdb)
-            print("not ok 1 - the run with gdb attached did not end within "
-                  "%g s (a lost wake-up?)" % a.timeout)
-            return 1
+            tttap.ok(False, "the run with gdb attached ended within %g s "
+                     "(a lost wake-up?)" % a.timeout)
+            return tttap.done()
     finally:
         kill_group(qemu)
         kill_group(gdb)
     qtext = qout.decode(errors="replace")
     gtext = gout.decode(errors="replace")
-    sys.stdout.write(qtext)
+    for line in qtext.splitlines():     # the firmware's TAP, renumbered
+        m = re.match(r"(not )?ok \d+ - (.*)", line)
+        if m:
+            tttap.ok(not m.group(1), m.group(2))
+        elif not re.match(r"1\.\.\d+$", line):
+            tttap.diag(line)
     attached = len(re.findall(r"^[* ]\s*\d+\s+process \d+", gtext, re.M))
     exited = re.search(r"exited|Remote connection closed|"
                        r"Remote communication error", gtext)
-    good = attached >= 5 and exited is not None
-    print("%sok - gdb attached %d core-role inferiors and saw the machine "
-          "end" % ("" if good else "not ", attached))
-    if not good:
-        sys.stdout.write("".join("# gdb: %s\n" % l
-                                 for l in gtext.splitlines()[-15:]))
-    return 0 if good and qemu.returncode == 0 else 1
+    if not tttap.ok(attached >= 5 and exited is not None,
+                    "gdb attached %d core-role inferiors and saw the machine "
+                    "end" % attached):
+        tttap.diag("gdb: " + "\ngdb: ".join(gtext.splitlines()[-15:]))
+    tttap.ok(qemu.returncode == 0, "the firmware's checks passed (QEMU "
+             "exit %d)" % qemu.returncode)
+    return tttap.done()
 
 
 if __name__ == "__main__":

@@ -520,6 +520,12 @@ def main():
     import subprocess
     import tempfile
 
+    # the driver's half only: gdb runs the session half without it
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), "..", "..", "scripts", "tenstorrent"))
+    global tttap
+    import tttap
+
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -572,7 +578,7 @@ def main():
     for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         signal.signal(s, on_signal)
 
-    print("1..%d" % len(PLAN), flush=True)
+    tttap.plan(len(PLAN))
     try:
         # The gdb port: a socket we listen on and pass to QEMU.
         lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -618,10 +624,9 @@ def main():
                         if "n" in r:
                             got[r["n"]] = r
                             n = r["n"]
-                            print("%s %d - %s%s" % (
-                                "ok" if r["ok"] else "not ok", n + 1,
-                                PLAN[n], "" if r["ok"] else
-                                "\n# " + r["diag"]), flush=True)
+                            if not tttap.ok(r["ok"], PLAN[n],
+                                            number=n + 1):
+                                tttap.diag(r["diag"])
                             if r["ok"] and a.verbose:
                                 print("# %.2f s: %s" % (r.get("secs", 0),
                                                         r["diag"]),
@@ -654,10 +659,9 @@ def main():
                 print("# | " + l)
         for n, desc in enumerate(PLAN):
             if n not in got:
-                print("not ok %d - %s\n# not reported (gdb session ended "
-                      "early)" % (n + 1, desc), flush=True)
-        rc = 0 if len(got) == len(PLAN) and \
-            all(r["ok"] for r in got.values()) else 1
+                tttap.ok(False, desc, number=n + 1)
+                tttap.diag("not reported (gdb session ended early)")
+        rc = tttap.done()
     finally:
         _kill_group(gdbp)
         _kill_group(qemu)

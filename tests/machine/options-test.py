@@ -10,9 +10,14 @@ exit with an error, naming the option, before the machine runs; a few
 good values must be accepted (QEMU still running after a while), so that
 the test tells the two apart.  Prints TAP.
 """
+import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts", "tenstorrent"))
+from tttap import ok, done  # noqa: E402
 
 QEMU = sys.argv[1]
 BASE = ["-display", "none", "-monitor", "none", "-serial", "none", "-S"]
@@ -75,16 +80,6 @@ GOOD = ["board=p100a", "fw-layout=tt-test", "hang-report=5",
         "fw-ldm-images=0x100:0x200:0x300:0x400:0x500", "asic-location=31",
         "pcie-endpoint=1", "eth0=n0"]
 
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    failed += not cond
-    print("%sok %d - %s" % ("" if cond else "not ", n, what), flush=True)
-
 
 def start(opt, extra=(), wait=8):
     try:
@@ -120,5 +115,4 @@ for opt in GOOD:
     rc, err = start(opt, extra, wait=3)
     ok(rc is None, "%s is accepted (%s)" % (opt, err.splitlines()[0]
                                              if err else "still running"))
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+sys.exit(done())

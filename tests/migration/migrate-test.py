@@ -43,20 +43,17 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts", "tenstorrent"))
+import tttap  # noqa: E402
+
 ONE_COLUMN = "2:3:4:5:6:7:10:11:12:13:14:15:16"
 TRACE = ["-trace", "tt_niu_cmd", "-trace", "tt_tensix_exec"]
-n = 0
-failed = 0
 
 
 def check(cond, desc, detail=""):
-    global n, failed
-    n += 1
-    print("%s %d - %s" % ("ok" if cond else "not ok", n, desc), flush=True)
-    if not cond:
-        failed += 1
-        if detail:
-            print("# " + str(detail).replace("\n", "\n# ")[:3000])
+    if not tttap.ok(cond, desc) and detail:
+        tttap.diag(str(detail)[:3000])
 
 
 class QMP:
@@ -404,8 +401,8 @@ def main():
     fw = os.path.join(build, "firmware")
     if not (os.path.exists(os.path.join(fw, "migrate-test.elf")) and
             os.path.exists(os.path.join(fw, "migrate-test-1col.elf"))):
-        print("1..0 # SKIP migrate-test firmware not built (make firmware)")
-        return 0
+        return tttap.skip_all("migrate-test firmware not built "
+                              "(make firmware)")
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.time()
         p150 = "blackhole,board=p150,firmware=%s" % \
@@ -443,8 +440,7 @@ def main():
         good, why = savevm(build, tmp)
         check(good, "savevm without a snapshot-capable disk is refused and "
               "the machine keeps running", why)
-    print("1..%d" % n)
-    return 1 if failed else 0
+    return tttap.done()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@ import sys
 import yaml
 
 sys.path.insert(0, os.path.join(sys.argv[2], "scripts"))
+sys.path.insert(0, os.path.join(sys.argv[2], "scripts", "tenstorrent"))
 from ttqtest import TTQemu  # noqa: E402
+from tttap import ok, done  # noqa: E402
 
 
 # units whose every instruction must execute (the rest say so in "tt isa"),
@@ -30,7 +32,6 @@ def main():
                "harvested-tensix-cols=2:3:4:5:6:7:10:11:12:13:14:15:16",
                accel="qtest")
     rng = random.Random(20261122)
-    n = 0
     for ins in isa:
         bad = []
         for _ in range(16):
@@ -44,10 +45,9 @@ def main():
                                ((1 << f["width"]) - 1)) for f in fields))
             if got != want:
                 bad.append("0x%08x: %s" % (word, " ".join(got)))
-        n += 1
-        print("%sok %d - %s (0x%02x) decodes with its %d fields%s" % (
-            "not " if bad else "", n, ins["name"], ins["opcode"],
-            len(ins.get("fields") or []), " # " + bad[0] if bad else ""))
+        ok(not bad, "%s (0x%02x) decodes with its %d fields%s" % (
+            ins["name"], ins["opcode"], len(ins.get("fields") or []),
+            " # " + bad[0] if bad else ""))
     # "tt isa": instructions without a handler, by unit (the generated
     # table's NULL entries), each a real instruction of that unit
     units = {i["name"]: i["unit"] for i in isa}
@@ -58,24 +58,20 @@ def main():
         missing[unit] = [m for m in names.split(",") if m]
     bad = [m for u, ms in missing.items() for m in ms if units.get(m) != u]
     impl, total = map(int, got[-1].split("=")[1].split("/"))
-    n += 1
-    print("%sok %d - tt isa lists %d unimplemented instructions under their "
-          "units; %d of %d implemented%s" % (
-              "not " if bad or total != len(isa) or
-              impl + sum(map(len, missing.values())) != total else "",
-              n, total - impl, impl, total, " # " + str(bad) if bad else ""))
+    ok(not bad and total == len(isa) and
+       impl + sum(map(len, missing.values())) == total,
+       "tt isa lists %d unimplemented instructions under their units; %d "
+       "of %d implemented%s" % (total - impl, impl, total,
+                                " # " + str(bad) if bad else ""))
     for unit, allowed in COMPLETE_UNITS.items():
         gaps = [m for m in missing.get(unit, [None]) if m not in allowed]
-        n += 1
-        print("%sok %d - every %s instruction has a handler%s%s" % (
-            "not " if gaps else "", n, unit,
-            " but " + ",".join(allowed) if allowed else "",
+        ok(not gaps, "every %s instruction has a handler%s%s" % (
+            unit, " but " + ",".join(allowed) if allowed else "",
             " # missing: " + ",".join(m or "unit" for m in gaps)
             if gaps else ""))
     unknown = q.cmd("tt disas 0xff123456")
-    n += 1
-    print("%sok %d - an opcode outside the table shows as .ttinsn" %
-          ("" if unknown == [".ttinsn", "0xff123456"] else "not ", n))
+    ok(unknown == [".ttinsn", "0xff123456"],
+       "an opcode outside the table shows as .ttinsn")
     q.close()
     # -d in_asm names the inline words of TRISC code
     log = subprocess.run(
@@ -85,12 +81,10 @@ def main():
          "-semihosting-config", "enable=on,target=native", "-display",
          "none", "-monitor", "none", "-serial", "none", "-d", "in_asm"],
         capture_output=True, text=True, timeout=300).stderr
-    n += 1
-    print("%sok %d - -d in_asm shows inline Tensix words by name" % (
-        "" if "ttinsn SETDMAREG payload_sig_sel_size=0,payload_sig_sel="
-        "4660" in log else "not ", n))
-    print("1..%d" % n)
+    ok("ttinsn SETDMAREG payload_sig_sel_size=0,payload_sig_sel=4660" in log,
+       "-d in_asm shows inline Tensix words by name")
+    return done()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -14,6 +14,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts", "tenstorrent"))
+import tttap  # noqa: E402
+
 ONE_COLUMN = "2:3:4:5:6:7:10:11:12:13:14:15:16"
 EVENTS = ["tt_tensix_mutex", "tt_tensix_sem", "tt_tensix_exec"]
 
@@ -28,10 +32,9 @@ def run_qemu(build, extra, cwd=None):
                            cwd=cwd)
 
 
-def check(n, cond, desc, detail=""):
-    print("%s %d - %s" % ("ok" if cond else "not ok", n, desc))
-    if not cond and detail:
-        print("# " + detail.replace("\n", "\n# ")[:2000])
+def check(cond, desc, detail=""):
+    if not tttap.ok(cond, desc) and detail:
+        tttap.diag(detail[:2000])
 
 
 def main():
@@ -39,12 +42,12 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         log = run_qemu(build, ["-trace", "tt_tensix_mutex", "-trace",
                                "tt_tensix_sem"], cwd=tmp)
-        check(1, log.returncode == 0 and "tt_tensix_mutex x1y2 T0 mutex 0 "
+        check(log.returncode == 0 and "tt_tensix_mutex x1y2 T0 mutex 0 "
               "taken 1" in log.stderr, "log backend: thread 0 takes mutex 0",
               log.stderr[-1500:])
-        check(2, "tt_tensix_sem x1y2 semaphore 0 = 1" in log.stderr,
+        check("tt_tensix_sem x1y2 semaphore 0 = 1" in log.stderr,
               "log backend: the MMIO post sets semaphore 0 to 1")
-        check(6, not [f for f in os.listdir(tmp) if f.startswith("trace-")],
+        check(not [f for f in os.listdir(tmp) if f.startswith("trace-")],
               "log-only tracing leaves no simple-backend trace-PID file")
         events = os.path.join(tmp, "events")
         out = os.path.join(tmp, "trace.bin")
@@ -52,7 +55,7 @@ def main():
             f.write("\n".join(EVENTS) + "\n")
         simple = run_qemu(build, ["-trace", "events=%s,file=%s" %
                                   (events, out)])
-        check(3, simple.returncode == 0 and os.path.getsize(out) > 0,
+        check(simple.returncode == 0 and os.path.getsize(out) > 0,
               "simple backend writes a trace file", simple.stderr[-1500:])
         dec = subprocess.run(
             [sys.executable, os.path.join(build, "src", "scripts",
@@ -61,16 +64,16 @@ def main():
             capture_output=True, text=True, timeout=300)
         lines = dec.stdout.splitlines()
         mutex = [l for l in lines if l.startswith("tt_tensix_mutex ")]
-        check(4, dec.returncode == 0 and any(
+        check(dec.returncode == 0 and any(
             "thread=0x0 mutex=0x0 taken=0x1" in l for l in mutex),
               "simpletrace.py decodes the mutex event",
               dec.stderr[-800:] + "\n".join(mutex[:5]))
         execs = [l for l in lines if l.startswith("tt_tensix_exec ")]
-        check(5, any("SETDMAREG" in l for l in execs) and
+        check(any("SETDMAREG" in l for l in execs) and
               any("ATGETM" in l for l in execs), "simpletrace.py decodes executed "
               "instructions (%d)" % len(execs), "\n".join(lines[:10]))
-    print("1..6")
+    return tttap.done()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -344,6 +344,14 @@ machine_options() {
 }
 suite system machine-options machine_options
 
+# README.rst's commands as written, from the project directory
+readme() {
+    timeout 1200 python3 "$src/tests/readme/readme-test.py" "$src" \
+        > "$log/readme.log" 2>&1
+    count "$log/readme.log" readme $?
+}
+suite system readme readme
+
 # Tensix decoder against the ISA data file, through "tt disas"
 tensix_decode() {
     python3 "$src/tests/tensix/decode-test.py" "$B" "$src" \

@@ -33,8 +33,8 @@ QEMU_BUILD ?= $(BUILD)/qemu
 QEMU_SRC ?= $(BUILD)/src
 QEMU = $(QEMU_BUILD)/qemu-system-riscv32
 FW = $(BUILD)/firmware
-TT_QTESTS := $(shell sed -n '/^tt_qtests = \[/,/^]/p' \
-               tests/qtest/tenstorrent/meson.build | grep -o "tt-[a-z0-9-]*-test")
+TT_QTESTS := $(shell awk '!/^\#/ && NF { print $$1 }' \
+               tests/qtest/tenstorrent/tests.list)
 
 MESON_BUILD = $(BUILD)/meson
 

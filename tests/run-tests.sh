@@ -70,8 +70,8 @@ qtest() {     # qtest NAME
         "tests/qtest/$1" --tap -k) > "$log/$1.log" 2>&1
     count "$log/$1.log" "$1" $?
 }
-for t in $(sed -n '/^tt_qtests = \[/,/^]/p' \
-           "$src/tests/qtest/tenstorrent/meson.build" | grep -o "tt-[a-z0-9-]*-test"); do
+for t in $(awk '!/^#/ && NF { print $1 }' \
+           "$src/tests/qtest/tenstorrent/tests.list"); do
     suite qtest "$t" qtest "$t"
 done
 

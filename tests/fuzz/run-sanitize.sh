@@ -46,10 +46,8 @@ count() {   # count TAP lines of file $1 for test $2, exit status $3
     fi
 }
 
-qtests=${TT_SANITIZE_QTESTS:-tt-grid-test tt-tile-test tt-niu-test
-tt-arc-test tt-pcie-test tt-monitor-test tt-risc-debug-test
-tt-tensix-unpack-test tt-tensix-fpu-test tt-tensix-pack-test
-tt-tensix-sfpu-test tt-eth-test}
+qtests=${TT_SANITIZE_QTESTS:-$(awk '!/^#/ && NF && !/no-sanitize/ { print $1 }' \
+    "$src/tests/qtest/tenstorrent/tests.list")}
 for t in $qtests; do
     (cd "$Q" && QTEST_QEMU_BINARY=./qemu-system-riscv32 \
         TT_FIRMWARE_DIR=$B/firmware timeout 1800 \

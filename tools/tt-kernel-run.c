@@ -709,6 +709,19 @@ static const char *core_name[3] = { "TRISC0 (unpack)", "TRISC1 (math)",
                                     "TRISC2 (pack)" };
 
 /*
+ * The parameter block's operand and result addresses, packed in L1 (page
+ * aligned); false if they do not fit
+ */
+static bool run_layout(Run *r)
+{
+    r->p.magic = TTK_MAGIC;
+    r->p.addr_a = TTK_DATA_ADDR;
+    r->p.addr_b = r->p.addr_a + ((r->a_bytes + 0xfff) & ~0xfffu);
+    r->p.addr_c = r->p.addr_b + ((r->b_bytes + 0xfff) & ~0xfffu);
+    return r->p.addr_c + r->c_bytes <= TTK_DATA_END;
+}
+
+/*
  * Load operands and block, release the TRISCs, poll until all three are
  * done (or the timeout names the busy ones), hold them, read C back.
  */
@@ -719,12 +732,8 @@ static bool run_kernel(Lib *l, const Opts *o, Run *r)
     double t0, deadline;
     bool done = false;
 
-    r->p.magic = TTK_MAGIC;
     r->p.run_id = ++l->run_id;
-    r->p.addr_a = TTK_DATA_ADDR;
-    r->p.addr_b = r->p.addr_a + ((r->a_bytes + 0xfff) & ~0xfffu);
-    r->p.addr_c = r->p.addr_b + ((r->b_bytes + 0xfff) & ~0xfffu);
-    if (r->p.addr_c + r->c_bytes > TTK_DATA_END) {
+    if (!run_layout(r)) {
         snprintf(r->why, sizeof(r->why), "operands do not fit in L1");
         return false;
     }
@@ -1979,14 +1988,10 @@ static void case_dims(Case *c, const Opts *o)
     }
 }
 
-/* The parameter block's operand and result addresses, packed in L1 */
+/* run_layout() for --bench and --stress, which give up on a misfit */
 static void case_layout(const Case *c, Run *r)
 {
-    r->p.magic = TTK_MAGIC;
-    r->p.addr_a = TTK_DATA_ADDR;
-    r->p.addr_b = r->p.addr_a + ((r->a_bytes + 0xfff) & ~0xfffu);
-    r->p.addr_c = r->p.addr_b + ((r->b_bytes + 0xfff) & ~0xfffu);
-    if (r->p.addr_c + r->c_bytes > TTK_DATA_END) {
+    if (!run_layout(r)) {
         die("%dx%dx%d tiles do not fit in L1", c->mt, c->kt, c->nt);
     }
 }

@@ -59,10 +59,6 @@ def skip_all(why):
     return 0
 
 
-def failed():
-    return _failed
-
-
 def done():
     """Print the plan (unless given first); the exit status for sys.exit():
     1 if a check failed or fewer ran than planned"""

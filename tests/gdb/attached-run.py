@@ -20,7 +20,6 @@ import argparse
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -28,24 +27,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts", "tenstorrent"))
 import tttap  # noqa: E402
-
-
-def pdeathsig():
-    """Die with the driver: QEMU and gdb must not outlive a killed test."""
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
-    except OSError:
-        pass
-
-
-def kill_group(p):
-    if p and p.poll() is None:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        p.wait()
+from ttchild import pdeathsig, kill_group  # noqa: E402
 
 
 def main():

@@ -488,31 +488,6 @@ def gdb_session():
 # Driver half: plain python3
 # --------------------------------------------------------------------------
 
-def _pdeathsig():
-    """Child side of Popen: own process group, SIGKILL when the driver
-    dies."""
-    try:
-        import ctypes
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
-    except Exception:
-        pass
-
-
-def _kill_group(p, grace=2.0):
-    if p is None or p.poll() is not None:
-        return
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(p.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            p.wait(grace)
-            return
-        except Exception:
-            pass
-
-
 def main():
     import argparse
     import shutil
@@ -525,6 +500,7 @@ def main():
         __file__)), "..", "..", "scripts", "tenstorrent"))
     global tttap
     import tttap
+    from ttchild import pdeathsig, kill_group
 
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
@@ -596,7 +572,7 @@ def main():
              "-gdb", "chardev:gdb0"],
             pass_fds=[fd], stdin=subprocess.DEVNULL, stdout=qlog,
             stderr=subprocess.STDOUT, start_new_session=True,
-            preexec_fn=_pdeathsig)
+            preexec_fn=pdeathsig)
         lsock.close()
 
         env = dict(os.environ, GDBTEST_PORT=str(port), GDBTEST_ELF=a.elf,
@@ -608,7 +584,7 @@ def main():
                 [a.gdb, "-batch", "-nx", "-x", os.path.abspath(__file__)],
                 env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT, text=True, start_new_session=True,
-                preexec_fn=_pdeathsig)
+                preexec_fn=pdeathsig)
             import threading
 
             def reader():
@@ -641,7 +617,7 @@ def main():
                 gdbp.wait(a.timeout)
             except subprocess.TimeoutExpired:
                 print("# gdb did not finish in %.0f s, killed" % a.timeout)
-                _kill_group(gdbp)
+                kill_group(gdbp)
             rt.join(5)
         print("# gdb exit status %s, %.1f s with QEMU start; logs in %s"
               % (gdbp.returncode, time.time() - t_start, logdir), flush=True)
@@ -663,8 +639,8 @@ def main():
                 tttap.diag("not reported (gdb session ended early)")
         rc = tttap.done()
     finally:
-        _kill_group(gdbp)
-        _kill_group(qemu)
+        kill_group(gdbp)
+        kill_group(qemu)
         if not a.logdir and rc == 0:
             shutil.rmtree(logdir, ignore_errors=True)
     return rc

@@ -15,8 +15,7 @@
  * host time when not under icount), at RESULTS: the ping-pong total, then
  * one per size; then PINGS and TOTAL, for the script.
  */
-#include "tt.h"
-#include "../../include/hw/tenstorrent/ttlink.h"
+#include "eth-tx.h"
 #include "eth-bench.h"
 
 #define PINGS       1000
@@ -33,7 +32,6 @@
 #define ROLE        ETH_BENCH_ROLE
 #define ROLE_HOST   ETH_BENCH_ROLE_HOST
 
-#define TXQ0(off)   (TT_ETH_TXRX_BASE + TT_ETH_TXQ(0) + (off))
 /* a byte of chip_info_t, which the model writes into L1: volatile */
 #define INFO(off)   (*(volatile uint8_t *)(uintptr_t)(TT_ETH_LOCAL_INFO + \
                                                       (off)))
@@ -49,21 +47,13 @@ static uint64_t now(void)
 
 static void send(uint32_t src, uint32_t dst, uint32_t size)
 {
-    do {
-        (void)REG32(TXQ0(TT_ETH_TXQ_CMD));  /* BH-55: CMD before STATUS */
-    } while (REG32(TXQ0(TT_ETH_TXQ_STATUS)) & TT_ETH_TXQ_STATUS_CMD_ONGOING);
-    REG32(TXQ0(TT_ETH_TXQ_TRANSFER_START_ADDR)) = src;
-    REG32(TXQ0(TT_ETH_TXQ_DEST_ADDR)) = dst;
-    REG32(TXQ0(TT_ETH_TXQ_TRANSFER_SIZE_BYTES)) = size;
-    REG32(TXQ0(TT_ETH_TXQ_CMD)) = TT_ETH_TXQ_CMD_L1_WRITE;
+    eth_txq_l1_write(0, src, dst, size);
 }
 
 /* 16 bytes of @v from OUT to the peer's @dst */
 static void post(uint32_t dst, uint32_t v)
 {
-    do {
-        (void)REG32(TXQ0(TT_ETH_TXQ_CMD));
-    } while (REG32(TXQ0(TT_ETH_TXQ_STATUS)) & TT_ETH_TXQ_STATUS_CMD_ONGOING);
+    eth_txq_wait(0);                /* the last post has left OUT */
     REG32(OUT) = v;
     send(OUT, dst, 16);
 }

@@ -10,8 +10,7 @@
  * RESULT: DONE | 1 when the stamps match, DONE | 2 on a channel without a
  * link (port_status UNUSED), DONE | 0 on a mismatch.
  */
-#include "tt.h"
-#include "../../include/hw/tenstorrent/ttlink.h"
+#include "eth-tx.h"
 
 #define RESULT      0x30010u
 #define DONE        0x600d0000u
@@ -19,7 +18,6 @@
 #define IN          0x30080u
 #define STAMP       0x504e4721u
 
-#define TXQ0(off)   (TT_ETH_TXRX_BASE + TT_ETH_TXQ(0) + (off))
 /* a byte of chip_info_t in L1, which the model rewrites: volatile */
 #define INFO(base, off) (*(volatile uint8_t *)(uintptr_t)((base) + (off)))
 
@@ -36,13 +34,7 @@ static uint32_t ping(void)
     REG32(OUT + 4) = INFO(TT_ETH_LOCAL_INFO, 1);        /* asic location */
     REG32(OUT + 8) = REG32(TT_ETH_LOCAL_INFO + 24);     /* ASIC id low */
     REG32(OUT + 12) = INFO(TT_ETH_LOCAL_INFO, 2);       /* channel */
-    do {
-        (void)REG32(TXQ0(TT_ETH_TXQ_CMD));  /* BH-55: CMD before STATUS */
-    } while (REG32(TXQ0(TT_ETH_TXQ_STATUS)) & TT_ETH_TXQ_STATUS_CMD_ONGOING);
-    REG32(TXQ0(TT_ETH_TXQ_TRANSFER_START_ADDR)) = OUT;
-    REG32(TXQ0(TT_ETH_TXQ_DEST_ADDR)) = IN;
-    REG32(TXQ0(TT_ETH_TXQ_TRANSFER_SIZE_BYTES)) = 16;
-    REG32(TXQ0(TT_ETH_TXQ_CMD)) = TT_ETH_TXQ_CMD_L1_WRITE;
+    eth_txq_l1_write(0, OUT, IN, 16);
     while (REG32(IN) != STAMP) {
         __asm__ volatile("fence");
     }

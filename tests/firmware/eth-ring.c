@@ -14,8 +14,8 @@
  * a channel outside the ring.
  */
 #include "noc.h"
+#include "eth-tx.h"
 #include "tt-grid.h"         /* generated: TT_VIRT_ETH_X0, _Y */
-#include "../../include/hw/tenstorrent/ttlink.h"
 
 #define LAPS        3
 #define RESULT      0x30010u
@@ -24,7 +24,6 @@
 #define FWD         0x30050u    /* from this chip's ring-in channel */
 #define OUT         0x30060u
 
-#define TXQ0(off)   (TT_ETH_TXRX_BASE + TT_ETH_TXQ(0) + (off))
 /* bytes of chip_info_t, which the model writes into L1: volatile */
 #define INFO(off)   (*(volatile uint8_t *)(uintptr_t)(TT_ETH_LOCAL_INFO + \
                                                       (off)))
@@ -43,15 +42,10 @@ static void wait_for(uint32_t addr, uint32_t v)
 /* The 8 bytes {token, lap} at OUT to the peer's @dst over TT-link */
 static void send(uint32_t token, uint32_t lap, uint32_t dst)
 {
-    do {
-        (void)REG32(TXQ0(TT_ETH_TXQ_CMD));  /* BH-55: CMD before STATUS */
-    } while (REG32(TXQ0(TT_ETH_TXQ_STATUS)) & TT_ETH_TXQ_STATUS_CMD_ONGOING);
+    eth_txq_wait(0);                /* the last send has left OUT */
     REG32(OUT) = token;
     REG32(OUT + 4) = lap;
-    REG32(TXQ0(TT_ETH_TXQ_TRANSFER_START_ADDR)) = OUT;
-    REG32(TXQ0(TT_ETH_TXQ_DEST_ADDR)) = dst;
-    REG32(TXQ0(TT_ETH_TXQ_TRANSFER_SIZE_BYTES)) = 16;
-    REG32(TXQ0(TT_ETH_TXQ_CMD)) = TT_ETH_TXQ_CMD_L1_WRITE;
+    eth_txq_l1_write(0, OUT, dst, 16);
 }
 
 static uint32_t ring_out_tile(uint32_t chip)

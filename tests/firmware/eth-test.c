@@ -15,8 +15,7 @@
  * Both write RESULT: DONE | (1 if every check passed).
  * Registers: tt-isa-documentation BlackholeA0/EthernetTile/EthernetTxRx.md.
  */
-#include "tt.h"
-#include "../../include/hw/tenstorrent/ttlink.h"
+#include "eth-tx.h"
 #include "../../include/hw/tenstorrent/noc-overlay-regs.h"
 
 #define ROLE        0x30000u    /* 1: sender, 2: receiver */
@@ -30,7 +29,6 @@
 #define CREDITS     5u
 
 #define TXRX(off)   (TT_ETH_TXRX_BASE + (off))
-#define TXQ0(off)   TXRX(TT_ETH_TXQ(0) + (off))
 #define STREAM2(r)  (TT_ETH_NOC_OVERLAY_BASE + 2 * TT_STREAM_STRIDE + 4 * (r))
 
 static uint32_t pattern(uint32_t i)
@@ -38,32 +36,12 @@ static uint32_t pattern(uint32_t i)
     return i * 0x9e3779b1u ^ 0x5a5a0000u;
 }
 
-static void txq_wait(void)
-{
-    for (;;) {
-        (void)REG32(TXQ0(TT_ETH_TXQ_CMD));
-        if (!(REG32(TXQ0(TT_ETH_TXQ_STATUS)) &
-              TT_ETH_TXQ_STATUS_CMD_ONGOING)) {
-            return;
-        }
-    }
-}
-
-static void send_l1(uint32_t src, uint32_t dst, uint32_t size)
-{
-    txq_wait();
-    REG32(TXQ0(TT_ETH_TXQ_TRANSFER_START_ADDR)) = src;
-    REG32(TXQ0(TT_ETH_TXQ_DEST_ADDR)) = dst;
-    REG32(TXQ0(TT_ETH_TXQ_TRANSFER_SIZE_BYTES)) = size;
-    REG32(TXQ0(TT_ETH_TXQ_CMD)) = TT_ETH_TXQ_CMD_L1_WRITE;
-}
-
 static void send_reg(uint32_t addr, uint32_t val)
 {
-    txq_wait();
-    REG32(TXQ0(TT_ETH_TXQ_DEST_ADDR)) = addr;
-    REG32(TXQ0(TT_ETH_TXQ_REMOTE_REG_DATA)) = val;
-    REG32(TXQ0(TT_ETH_TXQ_CMD)) = TT_ETH_TXQ_CMD_MMIO_WRITE;
+    eth_txq_wait(0);
+    ETH_TXQ(0, TT_ETH_TXQ_DEST_ADDR) = addr;
+    ETH_TXQ(0, TT_ETH_TXQ_REMOTE_REG_DATA) = val;
+    ETH_TXQ(0, TT_ETH_TXQ_CMD) = TT_ETH_TXQ_CMD_MMIO_WRITE;
 }
 
 static uint32_t sender(void)
@@ -74,13 +52,13 @@ static uint32_t sender(void)
     for (uint32_t i = 0; i < BYTES / 4; i++) {
         REG32(SRC + 4 * i) = pattern(i);
     }
-    send_l1(SRC, DST, BYTES);
+    eth_txq_l1_write(0, SRC, DST, BYTES);
     send_reg(STREAM2(TT_STREAM_SPACE_UPDATE),
              CREDITS << TT_STREAM_WORDS_FREE_SHIFT);
     REG32(SRC + BYTES) = FLAG_VALUE;
-    send_l1(SRC + BYTES, FLAG, 16);
-    txq_wait();
-    return REG32(TXQ0(TT_ETH_TXQ_TRANSFER_CNT)) == 3;
+    eth_txq_l1_write(0, SRC + BYTES, FLAG, 16);
+    eth_txq_wait(0);
+    return ETH_TXQ(0, TT_ETH_TXQ_TRANSFER_CNT) == 3;
 }
 
 static uint32_t receiver(void)

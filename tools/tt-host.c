@@ -126,7 +126,8 @@ int tt_host_lib_open(TTHostLib *lib, const char *path, bool copy,
 
 uint64_t tt_host_bar_base(const TTHostLib *lib, uint32_t reg)
 {
-    uint64_t lo = lib->cfg_rd(0, reg), hi = lib->cfg_rd(0, reg + 4);
+    uint64_t lo = lib->cfg_rd(lib->bdf, reg);
+    uint64_t hi = lib->cfg_rd(lib->bdf, reg + 4);
 
     return (hi << 32 | lo) & ~0xfull;
 }

@@ -51,6 +51,11 @@ typedef struct TTHostLib {
      * reads it from configuration space
      */
     uint64_t bar0;
+    /*
+     * The PCI function this view of the library talks to: 0 for the
+     * first chip, device d (d << 3) for chip d of a multi-chip library
+     */
+    uint32_t bdf;
 } TTHostLib;
 
 /*
@@ -74,7 +79,10 @@ int tt_host_lib_open(TTHostLib *lib, const char *path, bool copy,
 uint32_t tt_host_start(TTHostLib *lib, libttsim_dma_rd_fn rd,
                        libttsim_dma_wr_fn wr);
 
-/* The base of the 64-bit memory BAR at configuration offset @reg */
+/*
+ * The base of the 64-bit memory BAR at configuration offset @reg of
+ * lib->bdf
+ */
 uint64_t tt_host_bar_base(const TTHostLib *lib, uint32_t reg);
 
 /*

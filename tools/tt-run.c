@@ -27,6 +27,15 @@
  *   sem ID [init=V]             a semaphore (16 bytes apart, per core)
  *   input NAME l1|dram ADDR file=F [page=P] [per-core] [group=G]
  *   output NAME l1|dram ADDR size=S [page=P] [expect=F] [group=G]
+ *   erisc CHANNEL|link:C FILE|NAME [EXPR...]
+ *                               a bare ERISC kernel on E0 of Ethernet
+ *                               channel CHANNEL (physical, 0-13) or of
+ *                               this chip's first link to chip C, with
+ *                               arguments (tests/dispatch/eth-kernel.h);
+ *                               a NAME is KERNELS/NAME.erisc.elf
+ *   chip N                      what follows is chip N's part of a
+ *                               program that spans the chips of a
+ *                               multi-chip library (before any: chip 0)
  *
  * Expressions: numbers, + - * / % << >> & | ^ ( ), and {i} {n} (this
  * core's index in the program, cores), {gi} {gn} (in its group), {x}
@@ -273,11 +282,48 @@ static void metric(const char *name, double v, const char *unit)
     fflush(stdout);
 }
 
+/* every chip's part of o->program, checked and laid out: the count */
+static int load_programs(const Opts *o, const TTRBoard *b,
+                         const TTRLayout *l, const bool *reserved,
+                         TTRProgram **out)
+{
+    TTRProgram *p = tt_host_xcalloc(PROG, TTR_MAX_CHIPS * sizeof(*p));
+    char err[1024];
+    int n = 1;
+
+    for (int c = 0; c < n; c++) {
+        if (!ttr_prog_parse_chip(&p[c], o->program, o->kernels, b, c, err,
+                                 sizeof(err))) {
+            fprintf(stderr, "%s: %s\n", PROG, err);
+            exit(1);
+        }
+        if (!c) {
+            n = 32 - __builtin_clz(p[0].chips);
+        }
+        if (n > 1 && o->fast) {
+            fprintf(stderr, "%s: --fast drives one chip; %s spans %d\n",
+                    PROG, o->program, n);
+            exit(2);
+        }
+        p[c].data_only = o->stream != NULL;
+        if (!ttr_prog_layout(&p[c], b, l, reserved, err, sizeof(err))) {
+            if (n > 1) {
+                fprintf(stderr, "%s: chip %d: %s\n", PROG, c, err);
+            } else {
+                fprintf(stderr, "%s: %s\n", PROG, err);
+            }
+            exit(1);
+        }
+    }
+    *out = p;
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     Opts o = { 0 };
-    TTRProgram p;
-    TTRDevice d = { 0 };
+    TTRProgram *p;
+    TTRDevice *d = tt_host_xcalloc(PROG, TTR_MAX_CHIPS * sizeof(*d));
     const TTRBoard *b;
     const TTRLayout *l;
     bool reserved[TTR_MAX_TILES] = { false };
@@ -285,8 +331,8 @@ int main(int argc, char **argv)
     uint8_t *stream = NULL;
     size_t stream_len = 0;
     double t0, t_first = 0;
-    int bad;
-    bool defaults = false;
+    int bad = 0, nchips, ncores = 0, opened = 0;
+    bool defaults = false, spans;
 
     parse_opts(argc, argv, &o);
     b = ttr_board_find(o.board);
@@ -326,14 +372,10 @@ int main(int argc, char **argv)
         ttr_cq_reserved(b, reserved);
     }
     /* the whole description is checked before the device starts */
-    if (!ttr_prog_parse(&p, o.program, o.kernels, b, err, sizeof(err))) {
-        fprintf(stderr, "%s: %s\n", PROG, err);
-        return 1;
-    }
-    p.data_only = o.stream != NULL;
-    if (!ttr_prog_layout(&p, b, l, reserved, err, sizeof(err))) {
-        fprintf(stderr, "%s: %s\n", PROG, err);
-        return 1;
+    nchips = load_programs(&o, b, l, reserved, &p);
+    spans = nchips > 1 || p[0].neth;
+    for (int c = 0; c < nchips; c++) {
+        ncores += p[c].ncores;
     }
     if (o.stream) {
         stream = tt_host_read_file(o.stream, 1u << 28, &stream_len);
@@ -343,48 +385,72 @@ int main(int argc, char **argv)
         }
     }
     if (o.verbose || o.check) {
-        printf("%s: %d cores in %d groups, kernel configuration %u bytes at "
-               "0x%x\n", o.program, p.ncores, p.ngroups,
-               p.group[0].image_size, l->kcb_base);
+        for (int c = 0; c < nchips; c++) {
+            if (nchips > 1) {
+                printf("chip %d: ", c);
+            }
+            printf("%s: %d cores in %d groups, kernel configuration %u "
+                   "bytes at 0x%x", o.program, p[c].ncores, p[c].ngroups,
+                   p[c].ngroups ? p[c].group[0].image_size : 0, l->kcb_base);
+            if (p[c].neth) {
+                printf(", %d ERISC kernels", p[c].neth);
+            }
+            printf("\n");
+        }
     }
     if (o.check) {
-        ttr_prog_free(&p);
-        return 0;
+        goto out;
     }
-    d.timeout = o.timeout;
-    d.clocks = o.clocks;
-    d.verbose = o.verbose;
+    d[0].timeout = o.timeout;
+    d[0].clocks = o.clocks;
+    d[0].verbose = o.verbose;
     t0 = tt_host_now();
-    if (!ttr_open(&d, o.lib, b, l, err, sizeof(err))) {
+    if (!ttr_open(&d[0], o.lib, b, l, err, sizeof(err))) {
         fprintf(stderr, "%s: %s\n", PROG, err);
         return 1;
+    }
+    for (opened = 1; opened < nchips; opened++) {
+        if (!ttr_open_chip(&d[opened], &d[0], opened, err, sizeof(err))) {
+            goto fail;
+        }
     }
     if (o.bench) {
         metric("init", (tt_host_now() - t0) * 1e3, "ms");
     }
     t0 = tt_host_now();
-    if (!ttr_boot(&d, o.fw, err, sizeof(err))) {
-        goto fail;
+    for (int c = 0; c < nchips; c++) {
+        /* a chip whose part runs only ERISC kernels needs no workers */
+        if ((p[c].ngroups || !spans) && !ttr_boot(&d[c], o.fw, err,
+                                                  sizeof(err))) {
+            goto fail;
+        }
     }
     if (o.bench) {
         metric("boot", (tt_host_now() - t0) * 1e3, "ms");
     }
-    if (o.fast && !ttr_cq_start(&d, &o.cq, err, sizeof(err))) {
+    if (spans) {
+        ttr_eth_links(d, nchips);
+    }
+    if (o.fast && !ttr_cq_start(&d[0], &o.cq, err, sizeof(err))) {
         goto fail;
     }
-    if (!ttr_write_inputs(&d, &p, err, sizeof(err))) {
-        goto fail;
+    for (int c = 0; c < nchips; c++) {
+        if (!ttr_write_inputs(&d[c], &p[c], err, sizeof(err))) {
+            goto fail;
+        }
     }
     t0 = tt_host_now();
     if (stream) {
         o.launches = 1;
-        if (!ttr_cq_run_stream(&d, stream, stream_len, err, sizeof(err))) {
+        if (!ttr_cq_run_stream(&d[0], stream, stream_len, err,
+                               sizeof(err))) {
             goto fail;
         }
     }
     for (uint32_t n = 0; n < o.launches && !stream; n++) {
-        bool ok = o.fast ? ttr_run_fast(&d, &p, err, sizeof(err))
-                         : ttr_run_slow(&d, &p, err, sizeof(err));
+        bool ok = spans ? ttr_run_chips(d, p, nchips, err, sizeof(err))
+                  : o.fast ? ttr_run_fast(&d[0], &p[0], err, sizeof(err))
+                  : ttr_run_slow(&d[0], &p[0], err, sizeof(err));
 
         if (!ok) {
             if (o.launches > 1) {
@@ -402,15 +468,17 @@ int main(int argc, char **argv)
         uint64_t rec, bytes, compl;
         uint32_t iw, qw, cw;
 
-        ttr_cq_stats(&d, &rec, &bytes, &compl, &iw, &qw, &cw);
+        ttr_cq_stats(&d[0], &rec, &bytes, &compl, &iw, &qw, &cw);
         printf("%s: %" PRIu64 " records, %" PRIu64 " bytes, %" PRIu64
                " completions; issue ring wrapped %u times, prefetch_q %u, "
                "completion ring %u\n", PROG, rec, bytes, compl, iw, qw, cw);
     }
-    if (o.fast && !ttr_cq_stop(&d, err, sizeof(err))) {
+    if (o.fast && !ttr_cq_stop(&d[0], err, sizeof(err))) {
         goto fail;
     }
-    bad = ttr_check_outputs(&d, &p, o.dump, stderr);
+    for (int c = 0; c < nchips; c++) {
+        bad += ttr_check_outputs(&d[c], &p[c], o.dump, stderr);
+    }
     if (o.bench && stream) {
         metric("stream", t0 * 1e3, "ms");
     } else if (o.bench) {
@@ -421,18 +489,35 @@ int main(int argc, char **argv)
         printf("%s: command stream %s (%zu bytes) in %.3f s: %s\n",
                o.program, o.stream, stream_len, t0, bad ? "FAIL" : "PASS");
     } else {
-        printf("%s: %d cores, %s dispatch, %u launch%s in %.3f s: %s\n",
-               o.program, p.ncores, o.fast ? "fast" : "slow", o.launches,
+        printf("%s: %d cores", o.program, ncores);
+        if (spans) {
+            int neth = 0;
+
+            for (int c = 0; c < nchips; c++) {
+                neth += p[c].neth;
+            }
+            printf(" and %d ERISC%s on %d chip%s", neth,
+                   neth == 1 ? "" : "s", nchips, nchips == 1 ? "" : "s");
+        }
+        printf(", %s dispatch, %u launch%s in %.3f s: %s\n",
+               o.fast ? "fast" : "slow", o.launches,
                o.launches == 1 ? "" : "es", t0, bad ? "FAIL" : "PASS");
     }
-    ttr_close(&d);
-    ttr_prog_free(&p);
-    free(stream);
-    return bad ? 1 : 0;
+    goto out;
 
 fail:
     fprintf(stderr, "%s: %s\n", PROG, err);
-    ttr_close(&d);
-    ttr_prog_free(&p);
-    return 1;
+    bad = 1;
+out:
+    /* chip 0 last: closing it ends the library */
+    for (int c = opened - 1; c >= 0; c--) {
+        ttr_close(&d[c]);
+    }
+    for (int c = 0; c < nchips; c++) {
+        ttr_prog_free(&p[c]);
+    }
+    free(p);
+    free(d);
+    free(stream);
+    return bad ? 1 : 0;
 }

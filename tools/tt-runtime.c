@@ -20,6 +20,11 @@
 #include "tt-runtime.h"
 #define TT_LAYOUT 0             /* only the layout-independent part */
 #include "layout.h"
+#include "eth-kernel.h"
+#include "tt-tile-map.h"
+#include "../include/hw/tenstorrent/ttlink.h"
+#define TT_FW_REGS "../../include/hw/tenstorrent/riscv-debug-regmap.h"
+#include "regfields.h"
 #include "tt-grid.h"
 
 #define XY(x, y)            ((uint32_t)(y) << 6 | (x))
@@ -359,6 +364,60 @@ static bool kernel_load(TTRImage *k, uint32_t max, char *err,
     return true;
 }
 
+/*
+ * An ERISC kernel: its segments, linked where they run, inside
+ * [ETH_K_BASE, ETH_K_END) (tests/dispatch/eth-kernel.h)
+ */
+static bool eth_image_load(TTRImage *k, char *err, size_t errlen)
+{
+    TTRSeg seg[TTR_MAX_SEGS];
+    uint8_t *file;
+    size_t fsize;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    int nseg;
+
+    if (!elf_load(k->path, &file, &fsize, seg, &nseg, &k->entry, err,
+                  errlen)) {
+        return false;
+    }
+    for (int i = 0; i < nseg; i++) {
+        if (seg[i].addr < ETH_K_BASE || seg[i].addr >= ETH_K_END ||
+            seg[i].memsz > ETH_K_END - seg[i].addr) {
+            free(file);
+            return fail(err, errlen, "%s: segment at 0x%x is outside the "
+                        "ERISC kernel area 0x%x-0x%x", k->path, seg[i].addr,
+                        ETH_K_BASE, ETH_K_END - 1);
+        }
+        lo = seg[i].addr < lo ? seg[i].addr : lo;
+        hi = seg[i].addr + seg[i].memsz > hi ? seg[i].addr + seg[i].memsz
+                                             : hi;
+    }
+    if (k->entry < lo || k->entry >= hi) {
+        free(file);
+        return fail(err, errlen, "%s: entry 0x%x is outside the image",
+                    k->path, k->entry);
+    }
+    k->base = lo;
+    k->size = align_up(hi - lo, 4);
+    k->data = tt_host_xcalloc("tt-run", k->size);
+    for (int i = 0; i < nseg; i++) {
+        memcpy(k->data + seg[i].addr - lo, seg[i].data, seg[i].filesz);
+    }
+    free(file);
+    return true;
+}
+
+/* Does group @gr run anything?  (Else it only holds buffers.) */
+static bool group_runs(const TTRGroup *gr)
+{
+    for (int ro = 0; ro < TTR_ROLES; ro++) {
+        if (gr->kernel[ro].path) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* -------------------------------------------------------- expressions */
 
 typedef struct TTRCtx {
@@ -366,6 +425,7 @@ typedef struct TTRCtx {
     const TTRBoard *b;
     int g, k;                   /* group, core in the group */
     int ci;                     /* core in the program */
+    int ex, ey;                 /* an ERISC kernel's tile (g < 0) */
     const char *s;              /* parse position */
     const char *expr;
     char *err;
@@ -451,10 +511,21 @@ static uint32_t mcast_enc(const TTRRect *r)
 static int64_t ctx_var(TTRCtx *c, const char *name, const char *arg)
 {
     const TTRProgram *p = c->p;
-    const TTRGroup *gr = &p->group[c->g];
-    int t = gr->core[c->k], i;
+    const TTRGroup *gr = c->g < 0 ? NULL : &p->group[c->g];
+    int t = gr ? gr->core[c->k] : -1, i;
     TTRRect r;
 
+    if (!arg && !gr) {
+        /* an ERISC kernel: its own tile, nothing of a Tensix core */
+        if (!strcmp(name, "x") || !strcmp(name, "y") ||
+            !strcmp(name, "xy")) {
+            return name[1] ? XY(c->ex, c->ey) : name[0] == 'x' ? c->ex
+                                                               : c->ey;
+        } else if (!strcmp(name, "nbanks")) {
+            return c->b->nbanks;
+        }
+        return ctx_fail(c, "{%s} is not defined for an ERISC kernel", name);
+    }
     if (!arg) {
         if (!strcmp(name, "i")) {
             return c->ci;
@@ -651,12 +722,13 @@ static int args_words(const TTRBoard *b, const TTRArgs *a)
 }
 
 /*
- * The runtime arguments @a of core @k of group @g into @out (at most
+ * The runtime arguments @a of core @k of group @g (@g < 0: of an ERISC
+ * kernel on the Ethernet tile at (@ex, @ey)) into @out (at most
  * TTR_MAX_ARGS words); returns how many, or -1 with a message in @err
  */
 static int args_eval(const TTRProgram *p, const TTRBoard *b, int g, int k,
-                     int ci, const TTRArgs *a, uint32_t *out, char *err,
-                     size_t errlen)
+                     int ci, int ex, int ey, const TTRArgs *a, uint32_t *out,
+                     char *err, size_t errlen)
 {
     int n = 0;
 
@@ -667,7 +739,8 @@ static int args_eval(const TTRProgram *p, const TTRBoard *b, int g, int k,
     }
     for (int i = 0; i < a->n; i++) {
         TTRCtx c = {
-            .p = p, .b = b, .g = g, .k = k, .ci = ci, .s = a->expr[i],
+            .p = p, .b = b, .g = g, .k = k, .ci = ci, .ex = ex, .ey = ey,
+            .s = a->expr[i],
             .expr = a->expr[i], .err = err, .errlen = errlen,
         };
         int64_t v;
@@ -706,6 +779,7 @@ typedef struct TTRParse {
     const char *kdir;
     char dir[PATH_MAX];
     int line;
+    int want, cur;              /* the chip parsed, the part read */
     char *err;
     size_t errlen;
 } TTRParse;
@@ -1099,12 +1173,84 @@ static bool parse_buffer(TTRParse *ps, char **tok, int ntok, bool output)
     return true;
 }
 
+/* a number in [0, @max), or -1 */
+static int parse_index(const char *s, int max)
+{
+    char *end;
+    long v;
+
+    if (!isdigit((unsigned char)*s)) {
+        return -1;
+    }
+    v = strtol(s, &end, 0);
+    return *end || v >= max ? -1 : (int)v;
+}
+
+/* erisc CHANNEL|link:CHIP FILE|NAME [EXPR...] */
+static bool parse_erisc(TTRParse *ps, char **tok, int ntok)
+{
+    TTRProgram *p = ps->p;
+    TTREth *e = &p->eth[p->neth];
+
+    if (ntok < 3) {
+        return perr(ps, "erisc CHANNEL|link:CHIP FILE|NAME [EXPR...]");
+    }
+    if (p->neth == TTR_ETH_CHANNELS) {
+        return perr(ps, "more than %d ERISC kernels on one chip",
+                    TTR_ETH_CHANNELS);
+    }
+    e->channel = e->peer = -1;
+    if (!strncmp(tok[1], "link:", 5)) {
+        e->peer = parse_index(tok[1] + 5, TTR_MAX_CHIPS);
+        if (e->peer < 0 || e->peer == ps->want) {
+            return perr(ps, "%s: link:CHIP names another chip, 0-%d",
+                        tok[1], TTR_MAX_CHIPS - 1);
+        }
+        p->chips |= 1u << e->peer;      /* the program needs that chip */
+    } else {
+        e->channel = parse_index(tok[1], TTR_ETH_CHANNELS);
+        if (e->channel < 0) {
+            return perr(ps, "%s: an Ethernet channel 0-%d or link:CHIP",
+                        tok[1], TTR_ETH_CHANNELS - 1);
+        }
+    }
+    if (strchr(tok[2], '/') || strstr(tok[2], ".elf")) {
+        e->image.path = path_rel(ps, tok[2]);
+    } else if (asprintf(&e->image.path, "%s/%s.erisc.elf", ps->kdir,
+                        tok[2]) < 0) {
+        tt_host_die("tt-run", "out of memory");
+    }
+    if (ntok - 3 > ETH_K_MAX_ARGS) {
+        return perr(ps, "more than %d ERISC kernel arguments",
+                    ETH_K_MAX_ARGS);
+    }
+    for (int i = 3; i < ntok; i++) {
+        e->args.expr[e->args.n++] = xstrdup(tok[i]);
+    }
+    p->neth++;
+    return true;
+}
+
 static bool parse_line(TTRParse *ps, char **tok, int ntok)
 {
     TTRProgram *p = ps->p;
     TTRGroup *g = p->ngroups ? &p->group[p->ngroups - 1] : NULL;
     int r;
 
+    if (!strcmp(tok[0], "chip")) {
+        ps->cur = ntok == 2 ? parse_index(tok[1], TTR_MAX_CHIPS) : -1;
+        if (ps->cur < 0) {
+            return perr(ps, "chip N, 0-%d", TTR_MAX_CHIPS - 1);
+        }
+        p->chips |= 1u << ps->cur;
+        return true;
+    }
+    if (ps->cur != ps->want) {
+        return true;        /* another chip's part */
+    }
+    if (!strcmp(tok[0], "erisc")) {
+        return parse_erisc(ps, tok, ntok);
+    }
     if (!strcmp(tok[0], "group")) {
         return ntok < 2 ? perr(ps, "group NAME RANGE...")
                         : parse_group(ps, tok, ntok, true);
@@ -1157,8 +1303,16 @@ static bool parse_line(TTRParse *ps, char **tok, int ntok)
 bool ttr_prog_parse(TTRProgram *p, const char *path, const char *kdir,
                     const TTRBoard *b, char *err, size_t errlen)
 {
+    return ttr_prog_parse_chip(p, path, kdir, b, 0, err, errlen);
+}
+
+bool ttr_prog_parse_chip(TTRProgram *p, const char *path, const char *kdir,
+                         const TTRBoard *b, int chip, char *err,
+                         size_t errlen)
+{
     TTRParse ps = {
         .p = p, .b = b, .kdir = kdir, .err = err, .errlen = errlen,
+        .want = chip,
     };
     char *dup, *line = NULL;
     size_t cap = 0;
@@ -1167,6 +1321,8 @@ bool ttr_prog_parse(TTRProgram *p, const char *path, const char *kdir,
 
     memset(p, 0, sizeof(*p));
     p->path = xstrdup(path);
+    p->chip = chip;
+    p->chips = 1;           /* what precedes any 'chip' line: chip 0's */
     dup = xstrdup(path);
     snprintf(ps.dir, sizeof(ps.dir), "%s", dirname(dup));
     free(dup);
@@ -1197,7 +1353,8 @@ bool ttr_prog_parse(TTRProgram *p, const char *path, const char *kdir,
     }
     free(line);
     fclose(f);
-    if (ok && !p->ngroups) {
+    /* a part of a program that spans chips may leave a chip idle */
+    if (ok && !p->ngroups && !p->neth && p->chips == 1 && !chip) {
         ps.line = 0;
         ok = perr(&ps, "no 'cores' or 'group' line: the program runs "
                   "nowhere");
@@ -1453,13 +1610,27 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
                 return false;
             }
         }
-        if (!any && !p->data_only) {
+        /* in a program that spans chips, a group may only hold buffers */
+        if (!any && !p->data_only && p->chips == 1 && !p->neth) {
             return fail(err, errlen, "group %s runs no kernel", gr->name);
         }
         if (trisc && !alltrisc && !l->trisc_enable_per_core) {
             return fail(err, errlen, "group %s: the %s layout enables the "
                         "three TRISCs together; give all three kernels",
                         gr->name, l->name);
+        }
+    }
+    for (int i = 0; i < p->neth; i++) {
+        uint32_t words[ETH_K_MAX_ARGS];
+        char msg[512];
+
+        if (!eth_image_load(&p->eth[i].image, err, errlen)) {
+            return false;
+        }
+        /* arguments checked now; the tile's {x} {y} are known later */
+        if (args_eval(p, b, -1, 0, 0, 0, 0, &p->eth[i].args, words, msg,
+                      sizeof(msg)) < 0) {
+            return fail(err, errlen, "%s: %s", p->eth[i].image.path, msg);
         }
     }
     if (!load_buffers(p, b, err, errlen) || !dram_check(p, b, err, errlen)) {
@@ -1474,6 +1645,7 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
         for (int k = 0; k < p->group[g].ncores; k++) {
             for (int ro = 0; ro < TTR_ROLES; ro++) {
                 int n = args_eval(p, b, g, k, ttr_prog_core_index(p, g, k),
+                                  -1, -1,
                                   &p->group[g].rta[ro], args, err, errlen);
                 char msg[512];
 
@@ -1597,7 +1769,8 @@ bool ttr_prog_image(const TTRProgram *p, const TTRBoard *b,
 
     memset(out, 0, gr->image_size);
     for (int ro = 0; ro < TTR_ROLES; ro++) {
-        int n = args_eval(p, b, g, k, ci, &gr->rta[ro], args, err, errlen);
+        int n = args_eval(p, b, g, k, ci, -1, -1, &gr->rta[ro], args, err,
+                          errlen);
 
         if (n < 0) {
             return false;
@@ -1685,6 +1858,13 @@ void ttr_prog_free(TTRProgram *p)
         free(p->buf[i].group);
         free(p->buf[i].data);
     }
+    for (int i = 0; i < p->neth; i++) {
+        free(p->eth[i].image.path);
+        free(p->eth[i].image.data);
+        for (int j = 0; j < p->eth[i].args.n; j++) {
+            free(p->eth[i].args.expr[j]);
+        }
+    }
     free(p->path);
     memset(p, 0, sizeof(*p));
 }
@@ -1725,9 +1905,34 @@ bool ttr_open(TTRDevice *d, const char *libpath, const TTRBoard *b,
 
 void ttr_close(TTRDevice *d)
 {
-    if (d->lib.handle) {
+    if (d->lib.handle && !d->chip) {
         d->lib.exit();
     }
+}
+
+bool ttr_open_chip(TTRDevice *d, const TTRDevice *first, int chip,
+                   char *err, size_t errlen)
+{
+    uint32_t id;
+
+    *d = *first;
+    d->cq = NULL;
+    d->resident = NULL;
+    d->chip = chip;
+    d->lib.bdf = chip << 3;
+    id = d->lib.cfg_rd(d->lib.bdf, 0);
+    if (id != TT_HOST_BH_ID) {
+        d->lib.handle = NULL;
+        return fail(err, errlen, "%s: no chip %d (PCI device %d reads "
+                    "0x%08x): the program needs a library with %d chips",
+                    first->lib.path, chip, chip, id, chip + 1);
+    }
+    d->lib.bar0 = tt_host_bar_base(&d->lib, 0x10);
+    for (int t = 0; t < d->board->ntiles; t++) {
+        tt_host_tlb_unicast(&d->lib, TTR_WIN_TILE0 + t, d->board->x[t],
+                            d->board->y[t], 0);
+    }
+    return true;
 }
 
 void ttr_poll(TTRDevice *d)
@@ -2219,9 +2424,13 @@ bool ttr_launch_slow(TTRDevice *d, const TTRProgram *p, char *err,
 
     for (int g = 0; g < p->ngroups; g++) {
         const TTRGroup *gr = &p->group[g];
-        uint8_t *img = tt_host_xcalloc("tt-run", gr->image_size);
+        uint8_t *img;
         int ci0 = ttr_prog_core_index(p, g, 0);
 
+        if (!group_runs(gr)) {
+            continue;
+        }
+        img = tt_host_xcalloc("tt-run", gr->image_size);
         /* the part every core of the group shares, by multicast */
         if (!ttr_prog_image(p, d->board, l, g, ci0, img, err, errlen)) {
             free(img);
@@ -2251,7 +2460,7 @@ bool ttr_launch_slow(TTRDevice *d, const TTRProgram *p, char *err,
     for (int g = 0; g < p->ngroups; g++) {
         const TTRGroup *gr = &p->group[g];
 
-        for (int r = 0; r < gr->nrects; r++) {
+        for (int r = 0; r < gr->nrects && group_runs(gr); r++) {
             ttr_mcast_write(d, &gr->rect[r], l->go_msg,
                             &(uint32_t) { RUN_MSG_GO << 24 }, 4);
         }
@@ -2260,25 +2469,277 @@ bool ttr_launch_slow(TTRDevice *d, const TTRProgram *p, char *err,
     return true;
 }
 
-bool ttr_run_slow(TTRDevice *d, const TTRProgram *p, char *err,
-                  size_t errlen)
+/* wait for the Tensix cores @p launched; false with a report if not */
+static bool wait_prog(TTRDevice *d, const TTRProgram *p, char *err,
+                      size_t errlen)
 {
     int tiles[TTR_MAX_TILES], n = 0, left;
 
-    if (!ttr_launch_slow(d, p, err, errlen)) {
-        return false;
-    }
     for (int g = 0; g < p->ngroups; g++) {
-        for (int k = 0; k < p->group[g].ncores; k++) {
+        for (int k = 0; k < p->group[g].ncores && group_runs(&p->group[g]);
+             k++) {
             tiles[n++] = p->group[g].core[k];
         }
     }
     left = ttr_wait_done(d, tiles, n, d->timeout);
     if (left) {
-        fprintf(stderr, "tt-run: %d of %d cores not done after %.0f s:\n",
-                left, n, d->timeout);
+        if (p->chips != 1) {
+            fprintf(stderr, "tt-run: chip %d: ", p->chip);
+        } else {
+            fprintf(stderr, "tt-run: ");
+        }
+        fprintf(stderr, "%d of %d cores not done after %.0f s:\n", left, n,
+                d->timeout);
         ttr_report_busy(d, p, stderr);
         return fail(err, errlen, "timeout: %d cores still busy", left);
     }
     return true;
+}
+
+bool ttr_run_slow(TTRDevice *d, const TTRProgram *p, char *err,
+                  size_t errlen)
+{
+    return ttr_launch_slow(d, p, err, errlen) &&
+           wait_prog(d, p, err, errlen);
+}
+
+bool ttr_run_chips(TTRDevice *d, TTRProgram *p, int n, char *err,
+                   size_t errlen)
+{
+    char msg[512];
+    int left;
+
+    /* every image in place (and every mailbox clear) before any starts */
+    for (int c = 0; c < n; c++) {
+        if (!ttr_eth_load(&d[c], &p[c], err, errlen)) {
+            return false;
+        }
+    }
+    for (int c = 0; c < n; c++) {
+        if (!ttr_launch_slow(&d[c], &p[c], err, errlen)) {
+            return false;
+        }
+    }
+    for (int c = 0; c < n; c++) {
+        ttr_eth_start(&d[c], &p[c]);
+    }
+    for (int c = 0; c < n; c++) {
+        if (!wait_prog(&d[c], &p[c], msg, sizeof(msg))) {
+            return fail(err, errlen, "chip %d: %s", c, msg);
+        }
+    }
+    for (int c = 0; c < n; c++) {
+        left = ttr_eth_wait(&d[c], &p[c], d[c].timeout, err, errlen);
+        if (left) {
+            return left < 0 ? false
+                   : fail(err, errlen, "timeout: chip %d: %d ERISC kernels "
+                          "still running", c, left);
+        }
+    }
+    return true;
+}
+
+/* ----------------------------------------------------------- Ethernet */
+
+static const struct { uint8_t x, y; } eth_xy[TTR_ETH_CHANNELS] =
+    TT_GRID_ETH_INIT;
+
+/* Ethernet channel @ch's @addr through the scratch register window */
+static uint64_t eth_addr(TTRDevice *d, int ch, uint32_t addr)
+{
+    return tt_host_tlb_unicast(&d->lib, TTR_WIN_REG, eth_xy[ch].x,
+                               eth_xy[ch].y, addr);
+}
+
+static uint32_t eth_rd32(TTRDevice *d, int ch, uint32_t addr)
+{
+    return tt_host_rd32(&d->lib, eth_addr(d, ch, addr));
+}
+
+static void eth_wr32(TTRDevice *d, int ch, uint32_t addr, uint32_t v)
+{
+    tt_host_wr32(&d->lib, eth_addr(d, ch, addr), v);
+}
+
+/* chip_info_t (tt-metal eth_fw_api.h), as the base firmware leaves it */
+typedef struct TTREthInfo {
+    uint8_t pcb_type, asic_location, eth_id, logical_eth_id;
+    uint32_t board_hi, board_lo, mac_org, mac_id, asic_hi, asic_lo;
+    uint32_t req_ack;
+} TTREthInfo;
+
+static void eth_info(TTRDevice *d, int ch, uint32_t addr, TTREthInfo *i)
+{
+    d->lib.mem_rd(eth_addr(d, ch, addr), i, sizeof(*i));
+}
+
+static bool eth_same_chip(const TTREthInfo *a, const TTREthInfo *b)
+{
+    return a->asic_location == b->asic_location &&
+           a->board_hi == b->board_hi && a->board_lo == b->board_lo &&
+           a->asic_hi == b->asic_hi && a->asic_lo == b->asic_lo;
+}
+
+void ttr_eth_links(TTRDevice *d, int n)
+{
+    TTREthInfo self[TTR_MAX_CHIPS], local, remote;
+    bool known[TTR_MAX_CHIPS] = { false }, up[TTR_MAX_CHIPS][TTR_ETH_CHANNELS];
+
+    for (int c = 0; c < n; c++) {
+        for (int ch = 0; ch < TTR_ETH_CHANNELS; ch++) {
+            d[c].eth_peer[ch] = d[c].eth_peer_ch[ch] = -1;
+            up[c][ch] = eth_rd32(&d[c], ch, TT_ETH_PORT_STATUS) ==
+                        TT_ETH_PORT_UP;
+            if (up[c][ch] && !known[c]) {
+                eth_info(&d[c], ch, TT_ETH_LOCAL_INFO, &self[c]);
+                known[c] = true;
+            }
+        }
+    }
+    for (int c = 0; c < n; c++) {
+        for (int ch = 0; ch < TTR_ETH_CHANNELS; ch++) {
+            int peer = -1, matches = 0;
+
+            if (!up[c][ch]) {
+                continue;
+            }
+            eth_info(&d[c], ch, TT_ETH_LOCAL_INFO, &local);
+            eth_info(&d[c], ch, TT_ETH_REMOTE_INFO, &remote);
+            for (int o = 0; o < n; o++) {
+                if (o != c && known[o] && eth_same_chip(&self[o], &remote)) {
+                    peer = o;
+                    matches++;
+                }
+            }
+            /*
+             * chips that do not tell themselves apart (ttsim's fill the
+             * identity alike): with two, the other one
+             */
+            if (matches != 1) {
+                peer = n == 2 ? !c : -1;
+            }
+            if (peer < 0 || remote.eth_id >= TTR_ETH_CHANNELS ||
+                !up[peer][remote.eth_id]) {
+                continue;
+            }
+            d[c].eth_peer[ch] = peer;
+            d[c].eth_peer_ch[ch] = remote.eth_id;
+        }
+    }
+}
+
+/*
+ * Chip @c's end of its first link to chip @peer: links ordered by the
+ * channel on the lower-numbered chip, so both ends pick the same one
+ */
+static int eth_link_channel(const TTRDevice *d, int peer)
+{
+    int best = -1, key = TTR_ETH_CHANNELS;
+
+    for (int ch = 0; ch < TTR_ETH_CHANNELS; ch++) {
+        int k = d->chip < peer ? ch : d->eth_peer_ch[ch];
+
+        if (d->eth_peer[ch] == peer && k < key) {
+            key = k;
+            best = ch;
+        }
+    }
+    return best;
+}
+
+bool ttr_eth_load(TTRDevice *d, TTRProgram *p, char *err, size_t errlen)
+{
+    static const uint8_t zero[ETH_K_MBOX_SIZE];
+    uint32_t args[1 + ETH_K_MAX_ARGS];
+    bool taken[TTR_ETH_CHANNELS] = { false };
+
+    for (int i = 0; i < p->neth; i++) {
+        TTREth *e = &p->eth[i];
+        int ch = e->peer < 0 ? e->channel : eth_link_channel(d, e->peer);
+        int n;
+
+        if (ch < 0) {
+            return fail(err, errlen, "chip %d: no Ethernet link to chip %d "
+                        "is up", p->chip, e->peer);
+        }
+        if (taken[ch]) {
+            return fail(err, errlen, "chip %d: two ERISC kernels on channel "
+                        "%d", p->chip, ch);
+        }
+        taken[ch] = true;
+        e->channel = ch;
+        n = args_eval(p, d->board, -1, 0, 0, eth_xy[ch].x, eth_xy[ch].y,
+                      &e->args, args + 1, err, errlen);
+        if (n < 0) {
+            return false;
+        }
+        if (n > ETH_K_MAX_ARGS) {
+            return fail(err, errlen, "%s: more than %d argument words",
+                        e->image.path, ETH_K_MAX_ARGS);
+        }
+        args[0] = n;
+        /* E0 held while its image changes (a pooled chip may run one) */
+        eth_wr32(d, ch, TT_ETH_DEBUG_REGS_BASE + A_SOFT_RESET_0,
+                 TT_ERISC_SOFT_RESET_POWER_ON);
+        tt_host_noc_write(&d->lib, TTR_WIN_REG, eth_xy[ch].x, eth_xy[ch].y,
+                          e->image.base, e->image.data, e->image.size);
+        tt_host_noc_write(&d->lib, TTR_WIN_REG, eth_xy[ch].x, eth_xy[ch].y,
+                          ETH_K_MBOX, zero, sizeof(zero));
+        tt_host_noc_write(&d->lib, TTR_WIN_REG, eth_xy[ch].x, eth_xy[ch].y,
+                          ETH_K_ARGS, args, 4 * (n + 1));
+        eth_wr32(d, ch, ETH_K_DONE, 0);
+        eth_wr32(d, ch, ETH_K_RESULT, 0);
+        eth_wr32(d, ch, TT_ETH_ERISC_CTRL_BASE + A_ERISC0_RESET_PC,
+                 e->image.entry);
+    }
+    return true;
+}
+
+void ttr_eth_start(TTRDevice *d, const TTRProgram *p)
+{
+    for (int i = 0; i < p->neth; i++) {
+        eth_wr32(d, p->eth[i].channel, TT_ETH_DEBUG_REGS_BASE +
+                 A_SOFT_RESET_0, TT_ERISC_SOFT_RESET_POWER_ON &
+                 ~(uint32_t)R_SOFT_RESET_0_BRISC_MASK);  /* E0: bit 11 */
+    }
+}
+
+int ttr_eth_wait(TTRDevice *d, const TTRProgram *p, double timeout,
+                 char *err, size_t errlen)
+{
+    double deadline = tt_host_now() + timeout;
+    int left;
+
+    for (;;) {
+        left = 0;
+        for (int i = 0; i < p->neth; i++) {
+            int ch = p->eth[i].channel;
+            uint32_t rc;
+
+            if (eth_rd32(d, ch, ETH_K_DONE) != ETH_K_DONE_VALUE) {
+                left++;
+                continue;
+            }
+            rc = eth_rd32(d, ch, ETH_K_RESULT);
+            if (rc) {
+                fail(err, errlen, "chip %d channel %d: %s returned %u",
+                     p->chip, ch, p->eth[i].image.path, rc);
+                return -1;
+            }
+        }
+        if (!left || tt_host_now() > deadline) {
+            break;
+        }
+        ttr_poll(d);
+    }
+    for (int i = 0; i < p->neth && left; i++) {
+        int ch = p->eth[i].channel;
+
+        if (eth_rd32(d, ch, ETH_K_DONE) != ETH_K_DONE_VALUE) {
+            fprintf(stderr, "  chip %d channel %d (%u,%u): %s still "
+                    "running\n", p->chip, ch, eth_xy[ch].x, eth_xy[ch].y,
+                    p->eth[i].image.path);
+        }
+    }
+    return left;
 }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "tt-host.h"
+#include "tt-grid.h"
 
 #define TTR_MAX_TILES       140
 #define TTR_MAX_BANKS       8
@@ -30,6 +31,8 @@
 #define TTR_MAX_BUFS        32
 #define TTR_MAX_ARGS        64
 #define TTR_MAX_RECTS       32
+#define TTR_MAX_CHIPS       LIBTTSIM_MAX_DEVICES
+#define TTR_ETH_CHANNELS    TT_ETH_CHANNELS
 
 enum { TTR_BRISC, TTR_NCRISC, TTR_TRISC0, TTR_TRISC1, TTR_TRISC2 };
 extern const char *const ttr_role_name[TTR_ROLES];
@@ -79,6 +82,7 @@ typedef struct TTRImage {
     uint8_t *data;
     uint32_t size;              /* bss included */
     bool has_data;              /* initialized writable data (.data) */
+    uint32_t base, entry;       /* ERISC images: where data goes, entry */
 } TTRImage;
 
 typedef struct TTRArgs {
@@ -127,8 +131,23 @@ typedef struct TTRBuffer {
     uint32_t data_size;
 } TTRBuffer;
 
+/*
+ * An ERISC kernel ('erisc' line): a bare image on E0 of one Ethernet
+ * channel of this chip (tests/dispatch/eth-kernel.h)
+ */
+typedef struct TTREth {
+    int channel;                /* physical; -1 until a link:C resolves */
+    int peer;                   /* link:C: chip C, else -1 */
+    TTRImage image;
+    TTRArgs args;
+} TTREth;
+
 typedef struct TTRProgram {
     char *path;                 /* the description file */
+    int chip;                   /* the chip whose part this is */
+    uint32_t chips;             /* bit c: the file has a 'chip c' part */
+    int neth;
+    TTREth eth[TTR_ETH_CHANNELS];
     int ngroups;
     TTRGroup group[TTR_MAX_GROUPS];
     TTRCb cb[TTR_MAX_CBS];
@@ -154,6 +173,14 @@ typedef struct TTRProgram {
  */
 bool ttr_prog_parse(TTRProgram *p, const char *path, const char *kdir,
                     const TTRBoard *b, char *err, size_t errlen);
+/*
+ * The same for chip @chip's part of a description that spans chips
+ * ('chip N' lines; what precedes the first is chip 0's).  p->chips says
+ * which parts the file has.
+ */
+bool ttr_prog_parse_chip(TTRProgram *p, const char *path, const char *kdir,
+                         const TTRBoard *b, int chip, char *err,
+                         size_t errlen);
 
 /*
  * Check @p against @b and @l and lay out its kernel configuration:
@@ -200,6 +227,9 @@ typedef struct TTRDevice {
      */
     const void *resident;
     TTRCq *cq;                  /* fast dispatch, when running */
+    int chip;                   /* the PCI function (device) of the chip */
+    /* Ethernet links (ttr_eth_links): peer chip and channel, -1 none */
+    int8_t eth_peer[TTR_ETH_CHANNELS], eth_peer_ch[TTR_ETH_CHANNELS];
 } TTRDevice;
 
 /* TLB windows: 32-39 scratch, 40 + tile: that tile's L1 */
@@ -217,6 +247,38 @@ typedef struct TTRDevice {
 bool ttr_open(TTRDevice *d, const char *libpath, const TTRBoard *b,
               const TTRLayout *l, char *err, size_t errlen);
 void ttr_close(TTRDevice *d);
+/*
+ * Chip @chip of the library @first opened (a multi-chip library's PCI
+ * device @chip): @d talks to it through its own BAR0 and TLB windows.
+ * ttr_close() on it leaves the library open; close @first last.
+ */
+bool ttr_open_chip(TTRDevice *d, const TTRDevice *first, int chip,
+                   char *err, size_t errlen);
+
+/*
+ * The Ethernet links among chips @d[0..@n): which channels are up and
+ * where each leads, from the base firmware's results in each Ethernet
+ * tile's L1 (port status, chip_info_t of both ends)
+ */
+void ttr_eth_links(TTRDevice *d, int n);
+/*
+ * Resolve @p's ERISC channels (link:C) on @d, hold their E0 cores, load
+ * images and arguments and clear the mailboxes; then start them, and
+ * wait for each to return.  ttr_eth_load every chip's part before
+ * ttr_eth_start of any.
+ */
+bool ttr_eth_load(TTRDevice *d, TTRProgram *p, char *err, size_t errlen);
+void ttr_eth_start(TTRDevice *d, const TTRProgram *p);
+/* ERISC kernels of @p not done within @timeout s (reported), -1 failed */
+int ttr_eth_wait(TTRDevice *d, const TTRProgram *p, double timeout,
+                 char *err, size_t errlen);
+/*
+ * One launch of a program that spans chips: @p[c] on @d[c] for c < @n,
+ * by slow dispatch, ERISC kernels started once every chip's Tensix
+ * kernels are; waits for all of them
+ */
+bool ttr_run_chips(TTRDevice *d, TTRProgram *p, int n, char *err,
+                   size_t errlen);
 
 /* host memory of the command queue, as device DMA sees it (tt-cq.c) */
 void ttr_dma_rd(uint64_t paddr, void *dst, uint32_t size);

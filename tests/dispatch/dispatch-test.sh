@@ -185,6 +185,46 @@ bad bad-overlap.tt "CB 0 \[0x40000, 0x41000) overlaps L1 input a" \
 bad bad-overlap2.tt "L1 input a \[0x40000, 0x40400) overlaps L1 input b" \
     "two overlapping L1 buffers"
 
+bad bad-span.tt \
+    "eth-send.erisc.elf: argument '{i}': {i} is not defined for an ERISC" \
+    "an ERISC kernel argument naming a Tensix core's variable"
+bad bad-chip.tt "bad-chip.tt:1: chip N, 0-31" "a chip past the last PCI device"
+
+# Programs that span chips, on the P300 library (one QEMU per chip): a
+# sender ERISC kernel on chip 0 reading a Tensix tile's L1 over the NOC
+# and streaming it over TT-link, a receiver on chip 1 writing it into a
+# Tensix tile's L1 there
+p300=$B/libttsim/p300/libttsim.so
+if [ -f "$p300" ]; then
+    run_prog "two chips: 448 KiB chip 0 tile -> link:1 -> chip 1 tile, x5" \
+        p150 tt-metal-0079e94 "$p300" --launches 5 "$tmp/p150/span.tt"
+    run_prog "two chips: both links at once, channels named, 4 KiB chunks" \
+        p150 blackhole-py-5d08c23 "$p300" "$tmp/p150/span-4k.tt"
+    out=$(timeout 300 "$run" --lib "$p300" --timeout 20 \
+          "$tmp/p150/span-badarg.tt" 2>&1)
+    rc=$?
+    echo "$out" | grep -v '^qemu-system-riscv32: ' | sed 's/^/# /'
+    [ "$rc" = 1 ] &&
+        echo "$out" | grep -q "chip 0 channel 2: .*eth-send.erisc.elf returned 1$"
+    ok $? "two chips: an ERISC kernel's error, with its chip and channel"
+    out=$(TT_EMU_ARGS="-M blackhole,board=p150" timeout 300 "$run" \
+          --lib "$lib" "$tmp/p150/span.tt" 2>&1)
+    rc=$?
+    echo "$out" | grep -v '^qemu-system-riscv32: ' | sed 's/^/# /'
+    [ "$rc" = 1 ] &&
+        echo "$out" | grep -q "no chip 1 (PCI device 1 reads 0xffffffff)"
+    ok $? "two chips: a one-chip library is refused, naming the missing chip"
+    if [ -n "${TTSIM_X2_LIB:-}" ]; then
+        run_prog "two chips on ttsim's bh_x2 ($TTSIM_X2_LIB): span.tt" \
+            p150 tt-metal-0079e94 "$TTSIM_X2_LIB" "$tmp/p150/span.tt"
+    else
+        echo "# two-chip ttsim part skipped: TTSIM_X2_LIB (ttsim's bh_x2" \
+             "libttsim.so, built from tenstorrent/ttsim) not given"
+    fi
+else
+    echo "# two-chip part skipped: $p300 not built"
+fi
+
 # A kernel that never finishes: the timeout names every busy core and
 # where its BRISC is
 out=$(TT_EMU_ARGS="-M blackhole,board=p150" timeout 300 "$run" --lib "$lib" \

@@ -24,6 +24,14 @@ OUTDIR gets, for BOARD (p150 or p100a):
   count.tt     a counter kernel on four tiles, expected to read 1000 after
                1000 launches
   hang.tt      a kernel that never returns, on four tiles
+  span.tt      a program across the two chips of a P300 library: 448 KiB
+               from a Tensix tile's L1 on chip 0, read by the eth-send
+               ERISC kernel on chip 0's end of the first link, sent in
+               16 KiB chunks over TT-link to eth-recv on chip 1, which
+               writes them to a Tensix tile's L1 there; span-4k.tt the
+               same with 4 KiB chunks into two tiles' worth of buffers
+               (chip 1's result on another tile and a second channel's
+               kernel pair on the second link)
   bad-*.tt     descriptions tt-run must refuse before touching the device
 
 and the .bin files they name.  Every expected result is computed here,
@@ -208,6 +216,49 @@ output counter l1 0x20000 size=4 expect=count.bin
     text("hang.tt", """# never finishes
 cores 1,2-2,3
 kernel brisc hang
+""")
+    # programs that span the two chips of a P300
+    span = rnd.randbytes(448 << 10)
+    write("span-in.bin", span)
+    text("span.tt", """# chip 0 tile (1,2) -> E0 of chip 0's first link to chip 1
+# -> TT-link -> chip 1's end -> chip 1 tile (16,11)
+group src 1,2
+input in l1 0x100000 file=span-in.bin group=src
+erisc link:1 eth-send {xy:src} {addr:in} {size:in} 16384
+chip 1
+group dst 16,11
+output out l1 0x100000 size=458752 expect=span-in.bin group=dst
+erisc link:0 eth-recv {xy:dst} {addr:out} {size:out} 16384
+""")
+    half = len(span) // 2
+    write("span-lo.bin", span[:half])
+    write("span-hi.bin", span[half:])
+    # physical channels: the P300's links join chip 0's 2 and 3 (logical
+    # 2, 3) with chip 1's 11 and 10 (logical 9, 8; 5 and 8 are fused off)
+    text("span-4k.tt", f"""# both links of a P300, half the data each, 4 KiB chunks
+group src 1,2
+input lo l1 0x100000 file=span-lo.bin group=src
+input hi l1 0x140000 file=span-hi.bin group=src
+erisc 2 eth-send {{xy:src}} {{addr:lo}} {{size:lo}} 4096
+erisc 3 eth-send {{xy:src}} {{addr:hi}} {{size:hi}} 4096
+chip 1
+group a 2,3
+group b 3,4
+output lo l1 0x100000 size={half} expect=span-lo.bin group=a
+output hi l1 0x100000 size={half} expect=span-hi.bin group=b
+erisc 11 eth-recv {{xy:a}} {{addr:lo}} {{size:lo}} 4096
+erisc 10 eth-recv {{xy:b}} {{addr:hi}} {{size:hi}} 4096
+""")
+    text("span-badarg.tt", """# a chunk the kernels refuse: the kernel's error comes back
+group src 1,2
+input in l1 0x100000 file=span-in.bin group=src
+erisc link:1 eth-send {xy:src} {addr:in} {size:in} 100000
+""")
+    text("bad-span.tt", """group src 1,2
+input in l1 0x100000 file=span-in.bin group=src
+erisc link:1 eth-send {i}
+""")
+    text("bad-chip.tt", """chip 40
 """)
     # bad input
     text("bad-core.tt", """cores 8,2

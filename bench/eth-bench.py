@@ -23,6 +23,10 @@
    host time from release to the end, and ttsim's over ours.  ttsim
    links its chips by a memcpy in one process, stepping the two cores in
    turn; it knows no host time, so only host times compare.
+4. A tt-run program that spans the two chips (tests/dispatch span.tt:
+   448 KiB from a Tensix tile of chip 0 through ERISC kernels at both
+   ends of a link to a tile of chip 1), 10 launches on ours and, with
+   --ttsim-x2, on ttsim: mean host time per launch and ttsim's over ours.
 """
 import argparse
 import importlib.machinery
@@ -154,6 +158,40 @@ def abi_bench(build, x2):
               (got["ttsim bh_x2"]["seconds"] / got["ours"]["seconds"]))
 
 
+def span_bench(build, x2):
+    """Section 4: tt-run's span.tt on ours and on ttsim's bh_x2"""
+    env = dict(os.environ, TT_EMU_POOL="0",
+               TT_EMU_QEMU=os.path.join(build, "qemu", "qemu-system-riscv32"))
+    libs = [("ours", os.path.join(build, "libttsim", "p300", "libttsim.so"))]
+    if x2:
+        libs.append(("ttsim bh_x2", x2))
+    got = {}
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([sys.executable, os.path.join(SRC, "tests", "dispatch",
+                                                     "gen-programs.py"),
+                        d, "p150"], check=True)
+        for name, lib in libs:
+            r = subprocess.run([os.path.join(build, "tt-run"), "--lib", lib,
+                                "--bench", "--launches", "10",
+                                os.path.join(d, "span.tt")],
+                               capture_output=True, text=True, timeout=900,
+                               env=env)
+            m = dict((w[0], float(w[1])) for w in
+                     (line.split() for line in r.stdout.splitlines())
+                     if len(w) == 3)
+            if r.returncode or "launch_mean" not in m:
+                print("eth span %s: exit %d: %s" % (name, r.returncode,
+                                                    r.stderr.strip()[-300:]))
+                continue
+            got[name] = m["launch_mean"]
+            print("eth span %-11s: 448 KiB chip 0 tile -> ERISC -> TT-link "
+                  "-> ERISC -> chip 1 tile: %.1f ms per launch (mean of 10)"
+                  % (name, got[name] / 1e3))
+    if len(got) == 2:
+        print("eth span ttsim ratio (ttsim's time / ours, same program): "
+              "%.2fx" % (got["ttsim bh_x2"] / got["ours"]))
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--abi-child":
         print(json.dumps(ttchips.eth_bench(sys.argv[2], sys.argv[3])))
@@ -170,6 +208,7 @@ def main():
     print("# load average before: %s" % open("/proc/loadavg").read().split()[0])
     two_chips(build)
     galaxy(build, opts.full_galaxy)
+    span_bench(build, opts.ttsim_x2)
     if opts.ttsim_x2:
         abi_bench(build, opts.ttsim_x2)
     else:

@@ -137,9 +137,11 @@ fuzz-tensix: deps qemu libttsim kernel-run
 	    --fuzz-invalid
 
 # tt-umd's api_tests and simulator microbenchmarks against our library
-# (and ttsim with TTSIM_LIB), one test per process: TT_UMD_BUILD=<dir>
+# (and ttsim with TTSIM_LIB), one test per process, then tt-umd opening
+# every chip of the P300, QuietBox 2 and Galaxy libraries: TT_UMD_BUILD=<dir>
 umd-check: deps qemu libttsim
 	@tests/umd/umd-check.sh $(BUILD)
+	@tests/umd/umd-cluster.sh $(BUILD)
 
 check-full: check
 	@TT_STRESS_RUNS="1000 1000" tests/run-tests.sh $(BUILD) tensix-stress

@@ -2544,9 +2544,18 @@ bool ttr_run_chips(TTRDevice *d, TTRProgram *p, int n, char *err,
 static const struct { uint8_t x, y; } eth_xy[TTR_ETH_CHANNELS] =
     TT_GRID_ETH_INIT;
 
-/* Ethernet channel @ch's @addr through the scratch register window */
+_Static_assert(TTR_WIN_ETH0 + TTR_ETH_CHANNELS <= TT_TLB_2M_COUNT,
+               "a 2 MiB window per Tensix tile and Ethernet channel");
+
+/*
+ * Ethernet channel @ch's @addr: L1 through the channel's own window
+ * (ttr_eth_links points them), registers through the scratch one
+ */
 static uint64_t eth_addr(TTRDevice *d, int ch, uint32_t addr)
 {
+    if (addr < TT_ETH_L1_SIZE) {
+        return tt_host_win(&d->lib, TTR_WIN_ETH0 + ch, addr);
+    }
     return tt_host_tlb_unicast(&d->lib, TTR_WIN_REG, eth_xy[ch].x,
                                eth_xy[ch].y, addr);
 }
@@ -2587,6 +2596,8 @@ void ttr_eth_links(TTRDevice *d, int n)
 
     for (int c = 0; c < n; c++) {
         for (int ch = 0; ch < TTR_ETH_CHANNELS; ch++) {
+            tt_host_tlb_unicast(&d[c].lib, TTR_WIN_ETH0 + ch, eth_xy[ch].x,
+                                eth_xy[ch].y, 0);
             d[c].eth_peer[ch] = d[c].eth_peer_ch[ch] = -1;
             up[c][ch] = eth_rd32(&d[c], ch, TT_ETH_PORT_STATUS) ==
                         TT_ETH_PORT_UP;
@@ -2681,12 +2692,10 @@ bool ttr_eth_load(TTRDevice *d, TTRProgram *p, char *err, size_t errlen)
         /* E0 held while its image changes (a pooled chip may run one) */
         eth_wr32(d, ch, TT_ETH_DEBUG_REGS_BASE + A_SOFT_RESET_0,
                  TT_ERISC_SOFT_RESET_POWER_ON);
-        tt_host_noc_write(&d->lib, TTR_WIN_REG, eth_xy[ch].x, eth_xy[ch].y,
-                          e->image.base, e->image.data, e->image.size);
-        tt_host_noc_write(&d->lib, TTR_WIN_REG, eth_xy[ch].x, eth_xy[ch].y,
-                          ETH_K_MBOX, zero, sizeof(zero));
-        tt_host_noc_write(&d->lib, TTR_WIN_REG, eth_xy[ch].x, eth_xy[ch].y,
-                          ETH_K_ARGS, args, 4 * (n + 1));
+        d->lib.mem_wr(eth_addr(d, ch, e->image.base), e->image.data,
+                      e->image.size);
+        d->lib.mem_wr(eth_addr(d, ch, ETH_K_MBOX), zero, sizeof(zero));
+        d->lib.mem_wr(eth_addr(d, ch, ETH_K_ARGS), args, 4 * (n + 1));
         eth_wr32(d, ch, ETH_K_DONE, 0);
         eth_wr32(d, ch, ETH_K_RESULT, 0);
         eth_wr32(d, ch, TT_ETH_ERISC_CTRL_BASE + A_ERISC0_RESET_PC,

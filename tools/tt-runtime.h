@@ -232,12 +232,16 @@ typedef struct TTRDevice {
     int8_t eth_peer[TTR_ETH_CHANNELS], eth_peer_ch[TTR_ETH_CHANNELS];
 } TTRDevice;
 
-/* TLB windows: 32-39 scratch, 40 + tile: that tile's L1 */
+/*
+ * TLB windows: 32-39 scratch, 40 + tile: that tile's L1, then one per
+ * Ethernet channel on its L1 (programs that span chips)
+ */
 #define TTR_WIN_UNICAST     32
 #define TTR_WIN_MCAST       33
 #define TTR_WIN_REG         34
 #define TTR_WIN_DRAM        35
 #define TTR_WIN_TILE0       40
+#define TTR_WIN_ETH0        (TTR_WIN_TILE0 + TTR_MAX_TILES)
 
 /*
  * Load @libpath and start the device (the libttsim C ABI of

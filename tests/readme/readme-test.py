@@ -38,6 +38,9 @@ CHECKS = [
      "every link up and the chips' memory"),
     ("make", [r"slow dispatch.*: PASS$", r"fast dispatch.*: PASS$"],
      "PASS for both dispatch paths"),
+    ("python3 tests/dispatch/gen-programs.py",
+     [r"span\.tt: 2 cores and 2 ERISCs on 2 chips, .*: PASS$"],
+     "PASS for the program across two chips"),
     ("gdb-multiarch", [r"x\d+y\d+-brisc", r"x\d+y\d+-trisc2"],
      "threads named after their tile and role"),
 ]

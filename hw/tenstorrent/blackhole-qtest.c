@@ -186,14 +186,14 @@ static void tt_qtest_isa(CharFrontend *chr)
         for (int op = 0; op < 256; op++) {
             const TTTensixOpInfo *i = &tt_tensix_isa[op];
 
-            if (i->name && i->unit == u && !i->exec) {
+            if (i->name && i->unit == u && !tt_tensix_implemented(op)) {
                 g_string_append_printf(s, "%s,", i->name);
             }
         }
     }
     for (int op = 0; op < 256; op++) {
         n += !!tt_tensix_isa[op].name;
-        impl += tt_tensix_isa[op].exec != NULL;
+        impl += tt_tensix_implemented(op);
     }
     qtest_sendf(chr, "%s implemented=%d/%d\n", s->str, impl, n);
 }

@@ -622,7 +622,7 @@ static unsigned tt_sfp_load_at(TTTensix *t, int thread, const TTSfpInsn *i)
     return addr;
 }
 
-static void tt_sfp_load(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpload(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     tt_sfp_load_at(t, thread, i);
 }
@@ -632,7 +632,7 @@ static void tt_sfp_load(TTTensix *t, int thread, const TTSfpInsn *i)
  * converted (SFPSTORE.md); every row written becomes valid (ttsim).  One
  * SFPLOADMACRO scheduled stores where its load read and leaves the RWCs.
  */
-static void tt_sfp_store(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpstore(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned fmt = tt_sfp_fmt(t, thread, tt_sfpstore_instr_mod0(i->w));
@@ -669,7 +669,7 @@ static void tt_sfp_store(TTTensix *t, int thread, const TTSfpInsn *i)
 }
 
 /* SFPLOADI: an immediate, whole or in one half (SFPLOADI.md) */
-static void tt_sfp_loadi(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfploadi(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     uint32_t imm = tt_sfploadi_imm16(i->w), keep = 0, val;
@@ -712,8 +712,8 @@ static void tt_sfp_loadi(TTTensix *t, int thread, const TTSfpInsn *i)
 
 /* -------------------------------------------------- MAD sub-unit -- */
 
-/* SFPMAD, SFPADD, SFPMUL: VD = ±(VA * VB) ± VC (SFPMAD.md) */
-static void tt_sfp_mad(TTTensix *t, int thread, const TTSfpInsn *i)
+/* VD = ±(VA * VB) ± VC (SFPMAD.md); SFPADD and SFPMUL are the same */
+void tensix_sfpmad(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpmad_instr_mod1(i->w);
@@ -724,6 +724,16 @@ static void tt_sfp_mad(TTTensix *t, int thread, const TTSfpInsn *i)
     tt_sfp_negate(c, s->lreg[i->vc], mod & 2);
     tt_sfp_fma(d, a, s->lreg[i->vb], c);
     tt_sfp_put_vd(s, i->vd, mod & 8, d, tt_sfp_en(t, i));
+}
+
+void tensix_sfpadd(TTTensix *t, int thread, const TTSfpInsn *i)
+{
+    tensix_sfpmad(t, thread, i);
+}
+
+void tensix_sfpmul(TTTensix *t, int thread, const TTSfpInsn *i)
+{
+    tensix_sfpmad(t, thread, i);
 }
 
 /*
@@ -748,12 +758,12 @@ static void tt_sfp_imm_op(TTTensix *t, const TTSfpInsn *i, bool add)
     tt_sfp_put_vd(s, i->vd, mod & 8, d, tt_sfp_en(t, i));
 }
 
-static void tt_sfp_muli(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpmuli(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     tt_sfp_imm_op(t, i, false);
 }
 
-static void tt_sfp_addi(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpaddi(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     tt_sfp_imm_op(t, i, true);
 }
@@ -789,7 +799,7 @@ static inline unsigned tt_lut_entry(uint32_t b)
 }
 
 /* SFPLUT: a piecewise linear function of |LReg[3]| (SFPLUT.md) */
-static void tt_sfp_lut(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfplut(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfplut_instr_mod0(i->w);
@@ -817,7 +827,7 @@ static void tt_sfp_lut(TTTensix *t, int thread, const TTSfpInsn *i)
  * comes from LReg[7], a hardware bug), 3 the 4.0 split, 4 sign retain,
  * 8 indirect VD.  Breakpoints compare raw bits.
  */
-static void tt_sfp_lutfp32(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfplutfp32(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfplutfp32_instr_mod1(i->w);
@@ -856,7 +866,7 @@ static void tt_sfp_lutfp32(TTTensix *t, int thread, const TTSfpInsn *i)
  * SFPMUL24: low or high 23 bits of a 23 x 23-bit product (SFPMUL24.md).
  * A non-zero VC adds a non-contractual shift/add: refused.
  */
-static void tt_sfp_mul24(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpmul24(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpmul24_instr_mod1(i->w);
@@ -883,7 +893,7 @@ static void tt_sfp_mul24(TTTensix *t, int thread, const TTSfpInsn *i)
 /* ---------------------------------------- field manipulation (simple) -- */
 
 /* SFPDIVP2: set, or add to (not Inf/NaN, wrapping), the exponent */
-static void tt_sfp_divp2(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpdivp2(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     bool add = tt_sfpdivp2_instr_mod1(i->w) & 1;
@@ -914,7 +924,7 @@ static void tt_sfp_cc(TTTensixSfpu *s, unsigned vd, uint32_t en,
 }
 
 /* SFPEXEXP: the exponent, unbiased or not; flags = (exp < 0) [inverted] */
-static void tt_sfp_exexp(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpexexp(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpexexp_instr_mod1(i->w);
@@ -930,7 +940,7 @@ static void tt_sfp_exexp(TTTensix *t, int thread, const TTSfpInsn *i)
 }
 
 /* SFPEXMAN: the mantissa, with the hidden bit unless PAD9 */
-static void tt_sfp_exman(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpexman(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     uint32_t hid = tt_sfpexman_instr_mod1(i->w) & 1 ? 0 : 0x800000;
@@ -943,7 +953,7 @@ static void tt_sfp_exman(TTTensix *t, int thread, const TTSfpInsn *i)
 }
 
 /* SFPSETEXP: exponent from Imm8, VD's exponent or VD's low 8 bits */
-static void tt_sfp_setexp(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpsetexp(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpsetexp_instr_mod1(i->w);
@@ -960,7 +970,7 @@ static void tt_sfp_setexp(TTTensix *t, int thread, const TTSfpInsn *i)
 }
 
 /* SFPSETMAN: mantissa from Imm12 << 11 or VD */
-static void tt_sfp_setman(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpsetman(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     bool use_imm = tt_sfpsetman_instr_mod1(i->w) & 1;
@@ -975,7 +985,7 @@ static void tt_sfp_setman(TTTensix *t, int thread, const TTSfpInsn *i)
 }
 
 /* SFPSETSGN: sign from Imm1 or VD */
-static void tt_sfp_setsgn(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpsetsgn(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     bool use_imm = tt_sfpsetsgn_instr_mod1(i->w) & 1;
@@ -993,7 +1003,7 @@ static void tt_sfp_setsgn(TTTensix *t, int thread, const TTSfpInsn *i)
  * SFPABS: FP32 (Mod1 bit 0: the sign cleared except on -NaN, the newer
  * Blackhole SFPABS.md and ttsim) or two's complement
  */
-static void tt_sfp_abs(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpabs(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     bool fp = tt_sfpabs_instr_mod1(i->w) & 1;
@@ -1024,22 +1034,22 @@ static void tt_sfp_bitwise(TTTensix *t, const TTSfpInsn *i, char op)
     tt_sfp_put(s, i->vd, v, tt_sfp_en(t, i));
 }
 
-static void tt_sfp_and(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpand(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     tt_sfp_bitwise(t, i, '&');
 }
 
-static void tt_sfp_or(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpor(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     tt_sfp_bitwise(t, i, '|');
 }
 
-static void tt_sfp_xor(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpxor(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     tt_sfp_bitwise(t, i, '^');
 }
 
-static void tt_sfp_not(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpnot(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     tt_sfp_bitwise(t, i, '~');
 }
@@ -1048,7 +1058,7 @@ static void tt_sfp_not(TTTensix *t, int thread, const TTSfpInsn *i)
  * SFPIADD: VC + VD, VC - VD or VC + Imm12 (two's complement); flags =
  * (result < 0) unless CC_NONE, then inverted with CC_GTE0 (SFPIADD.md)
  */
-static void tt_sfp_iadd(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpiadd(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpiadd_instr_mod1(i->w);
@@ -1081,7 +1091,7 @@ static inline uint32_t tt_shift(uint32_t x, int32_t amt, bool arith)
  * SFPSHFT: VD shifted by VC, or (ARG_IMM) VD or VC (ARG_IMM_USE_VC)
  * shifted by Imm12; right shifts arithmetic with Mod1 bit 1 (SFPSHFT.md)
  */
-static void tt_sfp_shft(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpshft(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpshft_instr_mod1(i->w);
@@ -1106,7 +1116,7 @@ static void tt_sfp_shft(TTTensix *t, int thread, const TTSfpInsn *i)
 }
 
 /* SFPLZ: leading zeros (32 for 0); flags = (VC != 0) [inverted] */
-static void tt_sfp_lz(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfplz(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfplz_instr_mod1(i->w);
@@ -1129,7 +1139,7 @@ static void tt_sfp_lz(TTTensix *t, int thread, const TTSfpInsn *i)
  * bits (1), two's complement abs (2), two's complement <-> sign-magnitude
  * (3)
  */
-static void tt_sfp_cast(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpcast(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpcast_instr_mod1(i->w);
@@ -1216,7 +1226,7 @@ static uint32_t tt_rnd_intint(uint32_t x, uint32_t p, unsigned shift,
  * (SFPSTOCHRND_IntInt.md's syntax; the float pages give a u3 Mod1), so
  * tt-llk's 14 is FP32_TO_UINT16.
  */
-static void tt_sfp_stochrnd(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfp_stoch_rnd(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfp_stoch_rnd_instr_mod1(i->w);
@@ -1333,7 +1343,7 @@ static inline uint32_t tt_approx_exp(uint32_t x)
 }
 
 /* SFPARECIP: approximate 1/x (0), 1/|x| where VB < 0 (1), e^|x| (2+) */
-static void tt_sfp_arecip(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfparecip(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfparecip_instr_mod1(i->w);
@@ -1359,7 +1369,7 @@ static void tt_sfp_arecip(TTTensix *t, int thread, const TTSfpInsn *i)
  * SFPSETCC: in enabled lanes, flags = VC < 0, != 0, >= 0, == 0 (two's
  * complement), Imm1 (Mod1 bit 0) or false (bit 3, or flags not in use)
  */
-static void tt_sfp_setcc(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpsetcc(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpsetcc_instr_mod1(i->w);
@@ -1384,7 +1394,7 @@ static void tt_sfp_setcc(TTTensix *t, int thread, const TTSfpInsn *i)
  * SFPENCC: the flag enable set (Mod1 bit 1, from Imm2 bit 0), inverted
  * (bit 0) or kept; flags = Imm2 bit 1 (Mod1 bit 3) or all set
  */
-static void tt_sfp_encc(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpencc(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpencc_instr_mod1(i->w);
@@ -1420,7 +1430,7 @@ static uint32_t tt_bool_op(unsigned mod, uint32_t a, uint32_t b)
  * SFPPUSHC: push {flags, enable} (Mod1 0, at most eight deep), or change
  * the top entry (SFPPUSHC.md)
  */
-static void tt_sfp_pushc(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfppushc(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfppushc_instr_mod1(i->w), top = s->sp - 1;
@@ -1451,7 +1461,7 @@ static void tt_sfp_pushc(TTTensix *t, int thread, const TTSfpInsn *i)
  * SFPPOPC: pop {flags, enable} (Mod1 0), or combine the top entry into
  * the current state without popping (SFPPOPC.md)
  */
-static void tt_sfp_popc(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfppopc(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfppopc_instr_mod1(i->w);
@@ -1480,7 +1490,7 @@ static void tt_sfp_popc(TTTensix *t, int thread, const TTSfpInsn *i)
 }
 
 /* SFPCOMPC: "else": flags = top & ~flags (SFPCOMPC.md) */
-static void tt_sfp_compc(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpcompc(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     uint32_t top = s->sp ? s->stack_flags[s->sp - 1] : TT_ALL;
@@ -1524,12 +1534,12 @@ static void tt_sfp_compare(TTTensix *t, const TTSfpInsn *i, bool le)
     }
 }
 
-static void tt_sfp_gt(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpgt(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     tt_sfp_compare(t, i, false);
 }
 
-static void tt_sfp_le(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfple(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     tt_sfp_compare(t, i, true);
 }
@@ -1541,7 +1551,7 @@ static void tt_sfp_le(TTTensix *t, int thread, const TTSfpInsn *i)
  * (Mod1 bit 3) configuration by VC: templates 0-3, sequences 4-7, misc 8,
  * the PRNG 9, LaneConfig 15, else 0 (SFPMOV.md)
  */
-static void tt_sfp_mov(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpmov(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpmov_instr_mod1(i->w), vc = i->vc;
@@ -1579,7 +1589,7 @@ static void tt_sfp_mov(TTTensix *t, int thread, const TTSfpInsn *i)
  * keeps the maximum in the loaded register (tenstorrent/tt-llk
  * tt_llk_blackhole/common/inc/sfpu/ckernel_sfpu_exp.h _init_exponential_).
  */
-static void tt_sfp_swap(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpswap(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     static const uint32_t vd_gets_min[10] = {
         0, TT_ALL, 0x0000ffff, 0x00ff00ff, 0xff0000ff, 0x000000ff,
@@ -1624,7 +1634,7 @@ static void tt_sfp_swap(TTTensix *t, int thread, const TTSfpInsn *i)
  * SFPTRANSP: within each column, LReg[0..3] and LReg[4..7] viewed as 4 x
  * 4 (register, row) are transposed, each lane written if enabled
  */
-static void tt_sfp_transp(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfptransp(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     uint32_t en = tt_sfp_en(t, i);
@@ -1665,7 +1675,7 @@ static void tt_sfp_copy4(TTTensixSfpu *s, uint32_t en, const uint32_t *l3)
  * rotate (3) or shift (4) lanes right within each row of eight, or a
  * bitwise shift of VB by VC (5) or Imm12 (6)
  */
-static void tt_sfp_shft2(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpshft2(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned mod = tt_sfpshft2_instr_mod1(i->w);
@@ -1761,7 +1771,7 @@ static void tt_sfp_config_col(TTTensixSfpu *s, unsigned c, unsigned vd,
  * by column, skipping columns masked by Imm16 (Mod1 bit 3) or whose lane
  * 0-7 flag is clear while flags are in use.
  */
-static void tt_sfp_config(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpconfig(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned vd = i->vd;        /* the config dest; SFPLOADMACRO sets it */
@@ -1783,103 +1793,20 @@ static void tt_sfp_config(TTTensix *t, int thread, const TTSfpInsn *i)
 }
 
 /* SFPNOP: nothing (bits 7:4 >= 12 still make a back-door load, as ttsim) */
-static void tt_sfp_nop(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfpnop(TTTensix *t, int thread, const TTSfpInsn *i)
 {
 }
 
 /* ---------------------------------------------------- decode, issue -- */
 
-typedef void TTSfpExec(TTTensix *t, int thread, const TTSfpInsn *i);
-
-/* How an opcode's operands are laid out (the Bits32_SFP*.svg diagrams) */
-enum {
-    TT_SFP_VD_HI = 1,           /* VD in 23:20 (else 7:4) */
-    TT_SFP_NO_DOOR = 2,         /* never a back-door template load */
-    TT_SFP_VB_VD = 4,           /* "unsigned VB = VD" */
-    TT_SFP_VB_USE = 8,          /* VB if Mod1 bit 0 (USE_VB), else VD */
-    TT_SFP_VC_VD = 16,          /* "unsigned VC = VD" */
-    TT_SFP_HAS_VB = 32,         /* a VB field (SFPLOADMACRO keeps it) */
-    TT_SFP_NO_VC = 64,          /* no VC field (SFPLOADMACRO fills it) */
-};
-
-#define TT_SFP_VD_ONLY  (TT_SFP_NO_VC)
-#define TT_SFP_VABCD    (TT_SFP_HAS_VB)
-
-typedef struct TTSfpOp {
-    TTSfpExec *exec;
-    uint8_t flags;
-} TTSfpOp;
-
-static void tt_sfp_loadmacro(TTTensix *t, int thread, const TTSfpInsn *i);
-
-#define TT_SFP_OP(op, fn, f)    [TT_OP_##op - TT_OP_SFPLOAD] = { fn, f }
-
-static const TTSfpOp tt_sfp_ops[TT_OP_SFPARECIP - TT_OP_SFPLOAD + 1] = {
-    TT_SFP_OP(SFPLOAD, tt_sfp_load,
-              TT_SFP_VD_HI | TT_SFP_NO_DOOR | TT_SFP_NO_VC),
-    TT_SFP_OP(SFPLOADI, tt_sfp_loadi,
-              TT_SFP_VD_HI | TT_SFP_NO_DOOR | TT_SFP_NO_VC),
-    TT_SFP_OP(SFPSTORE, tt_sfp_store, TT_SFP_VD_HI | TT_SFP_NO_VC),
-    TT_SFP_OP(SFPLUT, tt_sfp_lut, TT_SFP_VD_HI | TT_SFP_NO_VC),
-    TT_SFP_OP(SFPMULI, tt_sfp_muli, TT_SFP_VC_VD | TT_SFP_NO_VC),
-    TT_SFP_OP(SFPADDI, tt_sfp_addi, TT_SFP_VC_VD | TT_SFP_NO_VC),
-    TT_SFP_OP(SFPDIVP2, tt_sfp_divp2, 0),
-    TT_SFP_OP(SFPEXEXP, tt_sfp_exexp, 0),
-    TT_SFP_OP(SFPEXMAN, tt_sfp_exman, 0),
-    TT_SFP_OP(SFPIADD, tt_sfp_iadd, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPSHFT, tt_sfp_shft, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPSETCC, tt_sfp_setcc, 0),
-    TT_SFP_OP(SFPMOV, tt_sfp_mov, 0),
-    TT_SFP_OP(SFPABS, tt_sfp_abs, 0),
-    TT_SFP_OP(SFPAND, tt_sfp_and, TT_SFP_VB_USE | TT_SFP_HAS_VB),
-    TT_SFP_OP(SFPOR, tt_sfp_or, TT_SFP_VB_USE | TT_SFP_HAS_VB),
-    TT_SFP_OP(SFPNOT, tt_sfp_not, 0),
-    TT_SFP_OP(SFPLZ, tt_sfp_lz, 0),
-    TT_SFP_OP(SFPSETEXP, tt_sfp_setexp, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPSETMAN, tt_sfp_setman, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPMAD, tt_sfp_mad, TT_SFP_VABCD),
-    TT_SFP_OP(SFPADD, tt_sfp_mad, TT_SFP_VABCD),
-    TT_SFP_OP(SFPMUL, tt_sfp_mad, TT_SFP_VABCD),
-    TT_SFP_OP(SFPPUSHC, tt_sfp_pushc, TT_SFP_VD_ONLY),
-    TT_SFP_OP(SFPPOPC, tt_sfp_popc, TT_SFP_VD_ONLY),
-    TT_SFP_OP(SFPSETSGN, tt_sfp_setsgn, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPENCC, tt_sfp_encc, TT_SFP_VD_ONLY),
-    TT_SFP_OP(SFPCOMPC, tt_sfp_compc, TT_SFP_VD_ONLY),
-    TT_SFP_OP(SFPTRANSP, tt_sfp_transp, TT_SFP_VD_ONLY),
-    TT_SFP_OP(SFPXOR, tt_sfp_xor, TT_SFP_VB_VD),
-    TT_SFP_OP(SFP_STOCH_RND, tt_sfp_stochrnd, TT_SFP_HAS_VB),
-    TT_SFP_OP(SFPNOP, tt_sfp_nop, TT_SFP_VD_ONLY),
-    TT_SFP_OP(SFPCAST, tt_sfp_cast, 0),
-    TT_SFP_OP(SFPCONFIG, tt_sfp_config, TT_SFP_NO_DOOR | TT_SFP_NO_VC),
-    TT_SFP_OP(SFPSWAP, tt_sfp_swap, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPLOADMACRO, tt_sfp_loadmacro,
-              TT_SFP_VD_HI | TT_SFP_NO_DOOR | TT_SFP_NO_VC),
-    TT_SFP_OP(SFPSHFT2, tt_sfp_shft2, TT_SFP_HAS_VB),
-    TT_SFP_OP(SFPLUTFP32, tt_sfp_lutfp32, TT_SFP_NO_VC),
-    TT_SFP_OP(SFPLE, tt_sfp_le, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPGT, tt_sfp_gt, TT_SFP_VB_VD),
-    TT_SFP_OP(SFPMUL24, tt_sfp_mul24, TT_SFP_VABCD),
-    TT_SFP_OP(SFPARECIP, tt_sfp_arecip, TT_SFP_HAS_VB),
-};
-
-static const TTSfpOp *tt_sfp_op(uint32_t w)
-{
-    unsigned op = w >> 24;
-
-    if (op < TT_OP_SFPLOAD || op > TT_OP_SFPARECIP) {
-        return NULL;
-    }
-    return tt_sfp_ops[op - TT_OP_SFPLOAD].exec ?
-           &tt_sfp_ops[op - TT_OP_SFPLOAD] : NULL;
-}
-
 /*
  * The register fields share their places: VA 19:16, VB 15:12, VC 11:8,
- * VD 7:4 (23:20 for SFPLOAD, SFPLOADI, SFPSTORE, SFPLUT), Mod1 3:0
+ * VD 7:4 (23:20 for SFPLOAD, SFPLOADI, SFPSTORE, SFPLUT), Mod1 3:0; each
+ * opcode's layout is its "sfpu: operands" in tensix-isa.yaml
  */
 bool tt_sfpu_decode(uint32_t w, TTSfpInsn *i)
 {
-    const TTSfpOp *op = tt_sfp_op(w);
+    const TTSfpuOpInfo *op = tt_sfpu_op(w >> 24);
 
     if (!op) {
         return false;
@@ -1888,12 +1815,12 @@ bool tt_sfpu_decode(uint32_t w, TTSfpInsn *i)
     i->va = extract32(w, 16, 4);
     i->vb = extract32(w, 12, 4);
     i->vc = extract32(w, 8, 4);
-    i->vd = extract32(w, op->flags & TT_SFP_VD_HI ? 20 : 4, 4);
-    if ((op->flags & TT_SFP_VB_VD) ||
-        ((op->flags & TT_SFP_VB_USE) && !(w & 1))) {
+    i->vd = extract32(w, op->operands & TT_SFP_VD_HI ? 20 : 4, 4);
+    if ((op->operands & TT_SFP_VB_VD) ||
+        ((op->operands & TT_SFP_VB_USE) && !(w & 1))) {
         i->vb = i->vd;
     }
-    if (op->flags & TT_SFP_VC_VD) {
+    if (op->operands & TT_SFP_VC_VD) {
         i->vc = i->vd;
     }
     i->lanes = TT_ALL;
@@ -1904,7 +1831,7 @@ bool tt_sfpu_decode(uint32_t w, TTSfpInsn *i)
 
 void tt_sfpu_exec(TTTensix *t, int thread, const TTSfpInsn *i)
 {
-    tt_sfp_op(i->w)->exec(t, thread, i);
+    tt_sfpu_op(i->w >> 24)->run(t, thread, i);
 }
 
 /* ----------------------------------------------------- SFPLOADMACRO -- */
@@ -1932,49 +1859,16 @@ void tt_sfpu_exec(TTTensix *t, int thread, const TTSfpInsn *i)
  * "UnitDelayKind prevents pipeline advancement when not seeing new
  * instructions", ckernel_sfpu_exp.h).
  */
-enum {
-    TT_SFP_U_SIMPLE, TT_SFP_U_MAD, TT_SFP_U_ROUND, TT_SFP_U_STORE,
-    TT_SFP_U_LOAD,
-};
-
 #define TT_SFP_NOP_WORD     ((uint32_t)TT_OP_SFPNOP << 24)
 #define TT_SFP_STORE_WORD   ((uint32_t)TT_OP_SFPSTORE << 24)
-
-/* The sub-unit an opcode runs on (SFPLOADMACRO.md's table) */
-static unsigned tt_sfp_unit(unsigned op)
-{
-    switch (op) {
-    case TT_OP_SFPLOAD:
-    case TT_OP_SFPLOADI:
-    case TT_OP_SFPLOADMACRO:
-    case TT_OP_SFPNOP:
-        return TT_SFP_U_LOAD;
-    case TT_OP_SFPSTORE:
-        return TT_SFP_U_STORE;
-    case TT_OP_SFPADD:
-    case TT_OP_SFPADDI:
-    case TT_OP_SFPLUT:
-    case TT_OP_SFPLUTFP32:
-    case TT_OP_SFPMAD:
-    case TT_OP_SFPMUL:
-    case TT_OP_SFPMULI:
-    case TT_OP_SFPMUL24:
-        return TT_SFP_U_MAD;
-    case TT_OP_SFPSHFT2:
-    case TT_OP_SFP_STOCH_RND:
-        return TT_SFP_U_ROUND;
-    default:
-        return TT_SFP_U_SIMPLE;
-    }
-}
 
 /* Whether sub-unit @u can run word @w (SFPNOP: all but the store one) */
 static bool tt_sfp_unit_runs(unsigned u, uint32_t w)
 {
-    if (!tt_sfp_op(w)) {
+    if (!tt_sfpu_op(w >> 24)) {
         return false;
     }
-    return tt_sfp_unit(w >> 24) == u ||
+    return tt_sfpu_op(w >> 24)->subunit == u ||
            (w >> 24 == TT_OP_SFPNOP && u != TT_SFP_U_STORE);
 }
 
@@ -2012,7 +1906,7 @@ static void tt_sfp_run_sched(TTTensix *t, const TTTensixSfpSched *op)
     trace_tt_tensix_sfpu_sched(t->tile_x, t->tile_y, op->thread, op->unit,
                                tt_op_name(op->w), op->vd);
     s->wb_lat = tt_sfp_latency(op);
-    tt_sfp_op(op->w)->exec(t, op->thread, &i);
+    tt_sfpu_op(op->w >> 24)->run(t, op->thread, &i);
     s->wb_lat = 0;
 }
 
@@ -2114,7 +2008,7 @@ void tt_sfpu_idle(TTTensix *t, int thread)
 static void tt_sfp_override(TTTensixSfpSched *op, unsigned bits,
                             unsigned vd)
 {
-    unsigned f = tt_sfp_op(op->w)->flags;
+    unsigned f = tt_sfpu_op(op->w >> 24)->operands;
     unsigned tvd = extract32(op->w, f & TT_SFP_VD_HI ? 20 : 4, 4);
 
     op->va = extract32(op->w, 16, 4);
@@ -2183,7 +2077,7 @@ static void tt_sfp_schedule(TTTensix *t, int thread, uint32_t w,
  * scheduled SFPSTORE uses this load's Dst address, Misc's StoreMod0 or
  * (UsesLoadMod0ForStore) this Mod0, and no AddrMod.
  */
-static void tt_sfp_loadmacro(TTTensix *t, int thread, const TTSfpInsn *i)
+void tensix_sfploadmacro(TTTensix *t, int thread, const TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
     unsigned ind = tt_sfploadmacro_lreg_ind(i->w), macro = ind >> 2;
@@ -2260,7 +2154,8 @@ static void tt_sfp_exec_issued(TTTensix *t, int thread, TTSfpInsn *i)
 {
     TTTensixSfpu *s = &t->sfpu;
 
-    if (i->vd >= 12 && !(tt_sfp_op(i->w)->flags & TT_SFP_NO_DOOR)) {
+    if (i->vd >= 12 &&
+        !(tt_sfpu_op(i->w >> 24)->operands & TT_SFP_NO_DOOR)) {
         uint32_t door = ~tt_sfp_lc_lanes(s, TT_LC_NO_BACKDOOR);
 
         for (unsigned c = 0; c < TT_SFPU_COLS; c++) {
@@ -2274,7 +2169,7 @@ static void tt_sfp_exec_issued(TTTensix *t, int thread, TTSfpInsn *i)
 }
 
 /* Issue an SFP instruction: one Vector Unit cycle */
-static bool tt_sfp_issue(TTTensix *t, int thread, uint32_t w)
+bool tt_sfpu_issue(TTTensix *t, int thread, uint32_t w)
 {
     TTTensixSfpu *s = &t->sfpu;
     uint32_t flags, new_flags;
@@ -2293,7 +2188,7 @@ static bool tt_sfp_issue(TTTensix *t, int thread, uint32_t w)
     busy = tt_sfp_run_due(t);
     new_flags = s->flags;
     new_use = s->use_flags;
-    if (busy & BIT(tt_sfp_unit(w >> 24))) {
+    if (busy & BIT(tt_sfpu_op(w >> 24)->subunit)) {
         tt_tensix_error(t, thread, w, "meets an instruction SFPLOADMACRO "
                         "scheduled on its sub-unit: discarded");
     } else {
@@ -2307,218 +2202,6 @@ static bool tt_sfp_issue(TTTensix *t, int thread, uint32_t w)
     }
     tt_sfp_wb_tick(s);
     return true;
-}
-
-/* -------------------------------------------------------- handlers -- */
-
-bool tensix_sfpload(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfploadi(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpstore(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfplut(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpmuli(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpaddi(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpdivp2(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpexexp(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpexman(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpiadd(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpshft(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpsetcc(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpmov(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpabs(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpand(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpor(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpnot(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfplz(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpsetexp(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpsetman(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpmad(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpadd(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpmul(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfppushc(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfppopc(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpsetsgn(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpencc(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpcompc(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfptransp(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpxor(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfp_stoch_rnd(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpnop(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpcast(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpconfig(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpswap(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpshft2(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfplutfp32(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfple(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpgt(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfpmul24(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfparecip(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
-}
-
-bool tensix_sfploadmacro(TTTensix *t, int thread, uint32_t w)
-{
-    return tt_sfp_issue(t, thread, w);
 }
 
 /* ---------------------------------------------------- reset, monitor -- */

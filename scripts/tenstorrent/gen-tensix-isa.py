@@ -13,7 +13,10 @@ field (tt_<name>_<field>(word)), the prototype of its handler
 tensix_<name>() (defined in the file of its unit, UNIT_FILES), and
 tt_tensix_isa[256] with the name, unit, wait-gate block groups, fields and
 handler, which drives the executor's dispatch, its wait gate, its logging
-and the disassembler.  The table (defined where TT_TENSIX_ISA_TABLE is)
+and the disassembler.  SFP instructions (unit sfpu) all enter through the
+Vector Unit's issue path, tt_sfpu_issue(), which runs the mnemonic's
+handler tensix_<name>(t, thread, insn) from tt_sfpu_isa[] with the
+sub-unit and operand layout of its "sfpu:" entry.  The table (defined where TT_TENSIX_ISA_TABLE is)
 refers to the handlers weakly: an instruction nobody implements has a NULL
 handler, and "tt isa" lists those.  Fails on malformed data: duplicate
 opcodes or names, fields outside bits 23:0 or overlapping each other, block
@@ -24,15 +27,20 @@ import sys
 import yaml
 
 # unit -> the file under hw/tenstorrent/ that implements its instructions
+# (None: a unit the model leaves out; its instructions are unimplemented)
 UNIT_FILES = {
     "misc": "tensix-frontend.c", "mop": "tensix-frontend.c",
     "sync": "tensix-sync.c", "cfg": "tensix-config.c",
     "gpr": "tensix-thcon.c", "adc": "tensix-adc.c",
     "unpack": "tensix-unpack.c", "pack": "tensix-pack.c",
     "math": "tensix-fpu.c", "sfpu": "tensix-sfpu.c",
-    "mover": "tensix-mover.c",
+    "mover": None,
 }
 UNITS = tuple(UNIT_FILES)
+# an SFP instruction's sub-units and operand layouts (tensix-isa.yaml)
+SFPU_SUBUNITS = ("simple", "mad", "round", "store", "load")
+SFPU_OPERANDS = ("vd_hi", "no_door", "vb_vd", "vb_use", "vc_vd", "has_vb",
+                 "no_vc")
 
 
 def fail(msg):
@@ -49,6 +57,18 @@ def check(ins):
         fail("%s: opcode out of range" % ins["name"])
     if ins["unit"] not in UNITS:
         fail("%s: unknown unit '%s'" % (ins["name"], ins["unit"]))
+    sfpu = ins.get("sfpu")
+    if (sfpu is None) != (ins["unit"] != "sfpu"):
+        fail("%s: an 'sfpu' entry belongs to, and only to, unit sfpu" %
+             ins["name"])
+    if sfpu is not None:
+        if sfpu.get("subunit") not in SFPU_SUBUNITS:
+            fail("%s: sfpu subunit is one of %s" % (ins["name"],
+                                                    ", ".join(SFPU_SUBUNITS)))
+        for o in sfpu.get("operands") or []:
+            if o not in SFPU_OPERANDS:
+                fail("%s: unknown sfpu operand layout '%s'" % (ins["name"],
+                                                               o))
     used = 0
     names = set()
     for f in ins.get("fields") or []:
@@ -137,15 +157,50 @@ def main():
                                                              f["width"]))
             out.append("}")
     out.append("")
-    out += ["typedef struct TTTensix TTTensix;", "",
+    sfp = sorted(op for op in by_op if by_op[op]["unit"] == "sfpu")
+    out += ["typedef struct TTTensix TTTensix;",
+            "typedef struct TTSfpInsn TTSfpInsn;", "",
             "/* Execute w on thread; false: not yet (it stays queued) */",
             "typedef bool TTTensixHandler(TTTensix *t, int thread, "
-            "uint32_t w);", ""]
+            "uint32_t w);",
+            "/* An SFP instruction, decoded, in the Vector Unit's cycle */",
+            "typedef void TTSfpuHandler(TTTensix *t, int thread, "
+            "const TTSfpInsn *i);", "",
+            "/* Every SFP instruction's entry: the Vector Unit's issue */",
+            "TTTensixHandler tt_sfpu_issue;", ""]
     for u in UNITS:
         names = sorted(i["name"] for i in by_op.values() if i["unit"] == u)
-        out.append("/* %s: %s */" % (u, UNIT_FILES[u]))
-        out += ["TTTensixHandler tensix_%s;" % n.lower() for n in names]
+        out.append("/* %s: %s */" % (u, UNIT_FILES[u] or
+                                     "not modelled (no handlers)"))
+        out += ["%s tensix_%s;" % ("TTSfpuHandler" if u == "sfpu" else
+                                   "TTTensixHandler", n.lower())
+                for n in names]
         out.append("")
+    out.append("enum {")
+    out += ["    TT_SFP_U_%s," % u.upper() for u in SFPU_SUBUNITS]
+    out.append("};")
+    out.append("")
+    out.append("enum {")
+    out += ["    TT_SFP_%s = 0x%x," % (o.upper(), 1 << n)
+            for n, o in enumerate(SFPU_OPERANDS)]
+    out.append("};")
+    out.append("")
+    out += ["#define TT_SFPU_OP0 TT_OP_%s" % by_op[sfp[0]]["name"],
+            "#define TT_SFPU_OPS %d" % (sfp[-1] - sfp[0] + 1), "",
+            "typedef struct TTSfpuOpInfo {",
+            "    TTSfpuHandler *run;     /* NULL: not an SFP instruction */",
+            "    uint8_t subunit;        /* TT_SFP_U_* */",
+            "    uint8_t operands;       /* TT_SFP_* */",
+            "} TTSfpuOpInfo;", "",
+            "extern const TTSfpuOpInfo tt_sfpu_isa[TT_SFPU_OPS];", "",
+            "/* Opcode @op's SFP entry, or NULL */",
+            "static inline const TTSfpuOpInfo *tt_sfpu_op(unsigned op)",
+            "{",
+            "    const TTSfpuOpInfo *i = op - TT_SFPU_OP0 < TT_SFPU_OPS ?",
+            "                            &tt_sfpu_isa[op - TT_SFPU_OP0] : "
+            "NULL;", "",
+            "    return i && i->run ? i : NULL;",
+            "}", ""]
     out += ["typedef struct TTTensixField {", "    const char *name;",
             "    uint8_t lsb, width;", "} TTTensixField;", "",
             "typedef struct TTTensixOpInfo {", "    const char *name;",
@@ -156,6 +211,13 @@ def main():
             "} TTTensixOpInfo;", "",
             "extern const char *const tt_tensix_unit_name[];",
             "extern const TTTensixOpInfo tt_tensix_isa[256];", "",
+            "/* Does the model implement opcode @op? */",
+            "static inline bool tt_tensix_implemented(unsigned op)",
+            "{",
+            "    return op < 256 && tt_tensix_isa[op].exec &&",
+            "           (tt_tensix_isa[op].unit != TT_UNIT_SFPU || "
+            "tt_sfpu_op(op));",
+            "}", "",
             "#ifdef TT_TENSIX_ISA_TABLE"]
     out.append("const char *const tt_tensix_unit_name[] = {")
     out += ["    \"%s\"," % u for u in UNITS]
@@ -181,11 +243,22 @@ def main():
         ins = by_op[op]
         n = len(ins.get("fields") or [])
         out.append("    [0x%02x] = { \"%s\", TT_UNIT_%s, %d, 0x%03x, %s, "
-                   "tensix_%s }," % (
+                   "%s }," % (
                        op, ins["name"], ins["unit"].upper(), n,
                        block.get(ins["name"], 0),
                        "tt_fields_%s" % ins["name"].lower() if n else "NULL",
-                       ins["name"].lower()))
+                       "tt_sfpu_issue" if ins["unit"] == "sfpu"
+                       else "tensix_" + ins["name"].lower()))
+    out.append("};")
+    out.append("")
+    out.append("const TTSfpuOpInfo tt_sfpu_isa[TT_SFPU_OPS] = {")
+    for op in sfp:
+        ins = by_op[op]
+        flags = " | ".join("TT_SFP_" + o.upper()
+                           for o in ins["sfpu"].get("operands") or []) or "0"
+        out.append("    [0x%02x - TT_SFPU_OP0] = { tensix_%s, TT_SFP_U_%s, "
+                   "%s }," % (op, ins["name"].lower(),
+                              ins["sfpu"]["subunit"].upper(), flags))
     out.append("};")
     out.append("#endif")
     out.append("")

@@ -206,9 +206,14 @@ extern const MemoryRegionOps tt_tensix_mopcfg_ops;  /* tensix-frontend.c */
 extern const MemoryRegionOps tt_tensix_gpr_ops;     /* tensix-thcon.c */
 extern const MemoryRegionOps tt_tensix_cfg_ops;     /* tensix-config.c */
 
+/* The RWCs' widths: SrcA/SrcB row counters, the Dst row counter */
+#define TT_RWC_SRC_MASK 0x3f
+#define TT_RWC_DST_MASK 0x3ff
+
 /*
- * tensix-fpu.c: apply address modifier @n (ApplyAddrMod, RWCs.md) to
- * @thread's RWCs; @fidelity false is ApplyPartialAddrMod (SFPLOAD/STORE)
+ * Apply address modifier @n (ApplyAddrMod, RWCs.md) to @thread's RWCs;
+ * @fidelity false is ApplyPartialAddrMod (SFPLOAD/STORE).  Shared by the
+ * matrix and vector units (tensix-common.c).
  */
 void tt_addr_mod(TTTensix *t, int thread, unsigned n, bool fidelity);
 /* tensix-fpu.c: hand Src @which (0 A, 1 B) bank back to the unpackers */

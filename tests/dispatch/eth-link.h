@@ -42,19 +42,36 @@ static inline void link_post(uint32_t dst, uint32_t v)
     eth_txq_l1_write(0, LINK_OUT, dst, 16);
 }
 
-/* arguments 2 and 3 (bytes, chunk) make sense, and the link is up */
-static inline int link_check(void)
-{
-    uint32_t chunk = ARG(3);
+/* Both kernels' arguments: a Tensix tile's buffer, its size, the chunk */
+typedef struct LinkArgs {
+    uint32_t xy, addr, bytes, chunk;
+    uint32_t n;                 /* chunks */
+} LinkArgs;
 
-    if (NARGS != 4 || !chunk || chunk % 16 || chunk > LINK_MAX_CHUNK ||
-        ARG(2) % 16) {
+/* @a from the arguments, once the link is up; 1 if they make no sense */
+static inline int link_args(LinkArgs *a)
+{
+    a->xy = ARG(0);
+    a->addr = ARG(1);
+    a->bytes = ARG(2);
+    a->chunk = ARG(3);
+    if (NARGS != 4 || !a->chunk || a->chunk % 16 ||
+        a->chunk > LINK_MAX_CHUNK || a->bytes % 16) {
         return 1;
     }
+    a->n = (a->bytes + a->chunk - 1) / a->chunk;
     while (REG32(TT_ETH_PORT_STATUS) != TT_ETH_PORT_UP) {
         __asm__ volatile("fence");
     }
     return 0;
+}
+
+/* chunk @i's length: the last may be short */
+static inline uint32_t link_len(const LinkArgs *a, uint32_t i)
+{
+    uint32_t off = i * a->chunk;
+
+    return a->bytes - off < a->chunk ? a->bytes - off : a->chunk;
 }
 
 #endif

@@ -12,19 +12,15 @@
 
 int kernel_main(void)
 {
-    uint32_t xy = ARG(0), addr = ARG(1), bytes = ARG(2), chunk = ARG(3);
-    uint32_t n, i;
+    LinkArgs a;
 
-    if (link_check()) {
+    if (link_args(&a)) {
         return 1;
     }
-    n = (bytes + chunk - 1) / chunk;
-    for (i = 0; i < n; i++) {
-        uint32_t off = i * chunk;
-        uint32_t len = bytes - off < chunk ? bytes - off : chunk;
-
+    for (uint32_t i = 0; i < a.n; i++) {
         link_wait(LINK_SENT, i + 1);
-        noc_write_acked(0, LINK_SLOT(i, chunk), xy, addr + off, len);
+        noc_write_acked(0, LINK_SLOT(i, a.chunk), a.xy, a.addr + i * a.chunk,
+                        link_len(&a, i));
         link_post(LINK_DONE, i + 1);
     }
     return 0;

@@ -13,26 +13,23 @@
 
 int kernel_main(void)
 {
-    uint32_t xy = ARG(0), addr = ARG(1), bytes = ARG(2), chunk = ARG(3);
-    uint32_t n, i;
+    LinkArgs a;
 
-    if (link_check()) {
+    if (link_args(&a)) {
         return 1;
     }
-    n = (bytes + chunk - 1) / chunk;
-    for (i = 0; i < n; i++) {
-        uint32_t off = i * chunk;
-        uint32_t len = bytes - off < chunk ? bytes - off : chunk;
+    for (uint32_t i = 0; i < a.n; i++) {
+        uint32_t slot = LINK_SLOT(i, a.chunk), len = link_len(&a, i);
 
         /* the slot is free once the receiver delivered its last chunk */
         if (i >= LINK_SLOTS) {
             link_wait(LINK_DONE, i + 1 - LINK_SLOTS);
         }
-        noc_read(0, xy, addr + off, LINK_SLOT(i, chunk), len);
-        eth_txq_l1_write(0, LINK_SLOT(i, chunk), LINK_SLOT(i, chunk), len);
+        noc_read(0, a.xy, a.addr + i * a.chunk, slot, len);
+        eth_txq_l1_write(0, slot, slot, len);
         /* same queue, so the count lands after the chunk */
         link_post(LINK_SENT, i + 1);
     }
-    link_wait(LINK_DONE, n);
+    link_wait(LINK_DONE, a.n);
     return 0;
 }

@@ -39,9 +39,9 @@
 
 #define NTILES              TT_HOST_TENSIX_TILES
 
-#define SOFT_RESET_0        0xffb121b0u
-#define HOLD_ALL            0x47800u    /* power-on value: all five held */
-#define RELEASE_BRISC       0x47000u
+#define SOFT_RESET_0        TT_HOST_SOFT_RESET_0
+#define HOLD_ALL            TT_HOST_HOLD_ALL
+#define RELEASE_BRISC       TT_HOST_RELEASE_BRISC
 
 #define SEED0               0x1000u
 #define POLL_TIMEOUT_S      60.0

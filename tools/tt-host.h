@@ -19,6 +19,30 @@
 
 #include "libttsim/libttsim.h"
 #include "../include/hw/tenstorrent/pcie-host-abi.h"
+#include "tt-tile-map.h"        /* generated from the tile map */
+#define TT_PLAIN_REGS "riscv-debug-regmap.h"
+#include "../include/hw/tenstorrent/plain-regfields.h"
+
+/*
+ * A Tensix tile's reset and debug registers where a NOC access (a TLB
+ * window) reaches them: the tile map's blocks plus the model's offsets
+ */
+#define TT_HOST_SOFT_RESET_0    (TT_TILE_DEBUG_REGS_BASE + A_SOFT_RESET_0)
+#define TT_HOST_TRISC_RESET_PC(n) \
+    (TT_TILE_DEBUG_REGS_BASE + A_TRISC0_RESET_PC + 4 * (n))
+#define TT_HOST_TRISC_RESET_PC_OVERRIDE \
+    (TT_TILE_DEBUG_REGS_BASE + A_TRISC_RESET_PC_OVERRIDE)
+#define TT_HOST_NCRISC_RESET_PC (TT_TILE_DEBUG_REGS_BASE + A_NCRISC_RESET_PC)
+#define TT_HOST_NCRISC_RESET_PC_OVERRIDE \
+    (TT_TILE_DEBUG_REGS_BASE + A_NCRISC_RESET_PC_OVERRIDE)
+#define TT_HOST_PC_READBACK(role) \
+    (TT_TILE_PIC_BASE + A_PC_READBACK_BRISC + 4 * (role))
+/* SOFT_RESET_0 values: all five cores held (power-on); all but BRISC */
+#define TT_HOST_HOLD_ALL        TT_SOFT_RESET_POWER_ON
+#define TT_HOST_RELEASE_BRISC \
+    (TT_SOFT_RESET_POWER_ON & ~(uint32_t)R_SOFT_RESET_0_BRISC_MASK)
+#define TT_HOST_RELEASE_TRISCS \
+    (TT_SOFT_RESET_POWER_ON & ~(uint32_t)R_SOFT_RESET_0_TRISCS_MASK)
 
 /* PCI function 1e52:b140, as config space dword 0 reads it */
 #define TT_HOST_BH_ID           0xb1401e52u

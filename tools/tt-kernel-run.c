@@ -56,10 +56,10 @@
 #define WIN_L1              32      /* windows >= 32: no strided multicast */
 #define WIN_REGS            33
 
-#define SOFT_RESET_0        0xffb121b0u
-#define TRISC_RESET_PC_OVERRIDE 0xffb12234u
-#define HOLD_ALL            0x47800u    /* all five cores held */
-#define RUN_TRISCS          0x40800u    /* BRISC and NCRISC stay held */
+#define SOFT_RESET_0        TT_HOST_SOFT_RESET_0
+#define TRISC_RESET_PC_OVERRIDE TT_HOST_TRISC_RESET_PC_OVERRIDE
+#define HOLD_ALL            TT_HOST_HOLD_ALL
+#define RUN_TRISCS          TT_HOST_RELEASE_TRISCS  /* BRISC, NCRISC held */
 
 #define POISON              0xa5
 #ifndef MIN

@@ -41,10 +41,10 @@
 
 #define WIN                 32      /* the one TLB window this program uses */
 
-#define SOFT_RESET_0        0xffb121b0u
-#define TRISC_RESET_PC_OVERRIDE 0xffb12234u
-#define NCRISC_RESET_PC_OVERRIDE 0xffb1223cu
-#define HOLD_ALL            0x47800u    /* all five cores held */
+#define SOFT_RESET_0        TT_HOST_SOFT_RESET_0
+#define TRISC_RESET_PC_OVERRIDE TT_HOST_TRISC_RESET_PC_OVERRIDE
+#define NCRISC_RESET_PC_OVERRIDE TT_HOST_NCRISC_RESET_PC_OVERRIDE
+#define HOLD_ALL            TT_HOST_HOLD_ALL
 #define RUN_ALL             0u
 
 #define TILE_BYTES          2048u       /* a BF16 32x32 tile */

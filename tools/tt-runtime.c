@@ -21,20 +21,17 @@
 #define TT_LAYOUT 0             /* only the layout-independent part */
 #include "layout.h"
 #include "eth-kernel.h"
-#include "tt-tile-map.h"
 #include "../include/hw/tenstorrent/ttlink.h"
-#define TT_FW_REGS "../../include/hw/tenstorrent/riscv-debug-regmap.h"
-#include "regfields.h"
 #include "tt-grid.h"
 
 #define XY(x, y)            ((uint32_t)(y) << 6 | (x))
-#define SOFT_RESET_0        0xffb121b0u
-#define HOLD_ALL            0x47800u
-#define RELEASE_BRISC       0x47000u
-#define TRISC_RESET_PC(n)   (0xffb12228u + 4 * (n))
-#define NCRISC_RESET_PC     0xffb12238u
-#define PC_READBACK(role)   (0xffb13138u + 4 * (role))
-#define LDM_BASE            0xffb00000u
+#define SOFT_RESET_0        TT_HOST_SOFT_RESET_0
+#define HOLD_ALL            TT_HOST_HOLD_ALL
+#define RELEASE_BRISC       TT_HOST_RELEASE_BRISC
+#define TRISC_RESET_PC(n)   TT_HOST_TRISC_RESET_PC(n)
+#define NCRISC_RESET_PC     TT_HOST_NCRISC_RESET_PC
+#define PC_READBACK(role)   TT_HOST_PC_READBACK(role)
+#define LDM_BASE            TT_TILE_LDM_BASE
 
 const char *const ttr_role_name[TTR_ROLES] = {
     "brisc", "ncrisc", "trisc0", "trisc1", "trisc2",

@@ -13,6 +13,8 @@ import os
 import re
 import sys
 
+import yaml
+
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "tenstorrent"))
@@ -55,6 +57,29 @@ for header, name in CHECKED:
                    if os.path.normpath(p) != home and lit.search(text))
     tttap.ok(not typed, "%s (0x%x) is typed only in %s%s" % (
         name, value, header, "; also in " + ", ".join(typed) if typed else ""))
+# A Tensix tile's reset and debug registers as a NOC access reaches them:
+# the tile map's block (tile-map.yaml) plus the model's offset
+# (riscv-debug-regmap.h).  Host tools take them from tt-host.h; tests
+# may type the documented values they expect, so test sources are left
+# out here.
+blocks = {r["name"]: r["base"] for r in yaml.safe_load(open(os.path.join(
+    ROOT, "hw", "tenstorrent", "data", "tile-map.yaml")))["regions"]}
+regs = ttabi.load("riscv-debug-regmap.h")
+TILE_REGS = [("DEBUG_REGS", r) for r in (
+    "SOFT_RESET_0", "TRISC0_RESET_PC", "TRISC_RESET_PC_OVERRIDE",
+    "NCRISC_RESET_PC", "NCRISC_RESET_PC_OVERRIDE")] + [
+    ("PIC", "PC_READBACK_BRISC")]
+not_tests = {p: t for p, t in sources.items()
+             if not os.path.relpath(p, ROOT).startswith("tests/") and
+             not re.search(r"-test\.\w+$", p)}
+for block, reg in TILE_REGS:
+    value = blocks[block] + regs["A_" + reg]
+    lit = re.compile(r"\b0x0*%x(?:[uU]?[lL]{0,2})?\b" % value, re.I)
+    typed = sorted(os.path.relpath(p, ROOT) for p, text in not_tests.items()
+                   if lit.search(text))
+    tttap.ok(not typed, "%s (0x%x, %s + A_%s) is typed in no tool or model "
+             "source%s" % (reg, value, block, reg,
+                           "; typed in " + ", ".join(typed) if typed else ""))
 tap_home = os.path.join(ROOT, "scripts", "tenstorrent", "tttap.py")
 own_ok = sorted(os.path.relpath(p, ROOT) for p, text in sources.items()
                 if p.endswith(".py") and os.path.normpath(p) != tap_home and

@@ -11,12 +11,12 @@
 #define REG32(a)            (*(volatile uint32_t *)(uintptr_t)(a))
 
 /* NIU register offsets, as the emulator's model declares them */
-#define TT_FW_REGS "../../include/hw/tenstorrent/niu-regs.h"
-#include "regfields.h"
+#define TT_PLAIN_REGS "niu-regs.h"
+#include "../../include/hw/tenstorrent/plain-regfields.h"
 
 /* Control/debug and PC readback offsets, as the model declares them */
-#define TT_FW_REGS "../../include/hw/tenstorrent/riscv-debug-regmap.h"
-#include "regfields.h"
+#define TT_PLAIN_REGS "riscv-debug-regmap.h"
+#include "../../include/hw/tenstorrent/plain-regfields.h"
 
 /* Core-local windows, from the emulator's tile map (generated) */
 #include "tt-tile-map.h"

@@ -63,9 +63,9 @@
 
 /* A tile's registers (tt-isa-documentation BlackholeA0/TensixTile) */
 #define REG_BASE        0xffa00000u     /* 2 MiB-aligned window base */
-#define SOFT_RESET_0    0xffb121b0u
+#define SOFT_RESET_0    TT_HOST_SOFT_RESET_0
 #define SOFT_RESET_BRISC (1u << 11)
-#define HOLD_ALL        0x47800u
+#define HOLD_ALL        TT_HOST_HOLD_ALL
 #define NIU_ROUTER_CFG3(noc) (0xffb20110u + (noc) * 0x10000u)
 #define STREAM0_REG0    0xffb40000u     /* plain storage: the doorbell */
 

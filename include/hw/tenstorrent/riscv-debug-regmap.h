@@ -6,7 +6,7 @@
  *
  * Plain C without QEMU types.  The includer defines REG32() and FIELD()
  * first: QEMU code and qtests through hw/registerfields.h, test firmware
- * through tests/firmware/regfields.h, which gives the same A_, R_ and
+ * through plain-regfields.h, which gives the same A_, R_ and
  * _SHIFT/_LENGTH/_MASK names.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

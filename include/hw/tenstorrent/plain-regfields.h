@@ -1,14 +1,15 @@
 /*
- * Reads one of the emulator's register headers (include/hw/tenstorrent/
- * *-regs.h) into RV32 firmware, with the same A_<REG>, R_<REG> and
+ * Reads one of the emulator's register headers (niu-regs.h,
+ * riscv-debug-regmap.h, ... beside this file) into plain C, the RV32
+ * firmware's or a host tool's, with the same A_<REG>, R_<REG> and
  * R_<REG>_<FIELD>_SHIFT/_LENGTH/_MASK names QEMU's hw/registerfields.h
  * gives, as enum constants:
  *
- *   #define TT_FW_REGS "../../include/hw/tenstorrent/niu-regs.h"
- *   #include "regfields.h"
+ *   #define TT_PLAIN_REGS "niu-regs.h"
+ *   #include ".../include/hw/tenstorrent/plain-regfields.h"
  *
- * tt.h's REG32(addr), a volatile access, is set aside meanwhile.  No
- * include guard: each use reads one header.
+ * A REG32(addr) of the includer (the firmware's volatile access) is set
+ * aside meanwhile.  No include guard: each use reads one header.
  */
 #pragma push_macro("REG32")
 #undef REG32
@@ -21,9 +22,9 @@
     enum { R_##reg##_##field##_MASK = \
            (int)((0xffffffffu >> (32 - (length))) << (shift)) };
 
-#include TT_FW_REGS
+#include TT_PLAIN_REGS
 
 #undef REG32
 #undef FIELD
-#undef TT_FW_REGS
+#undef TT_PLAIN_REGS
 #pragma pop_macro("REG32")

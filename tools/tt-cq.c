@@ -7,7 +7,7 @@
  * lowering: the kernel configuration by WRITE_PACKED_LARGE, runtime
  * arguments and launch messages by WRITE_PACKED, go signals,
  * worker-completion waits, a host event).  Commands are encoded from
- * tests/dispatch/cq.h.
+ * tools/abi/cq.h.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -9,7 +9,7 @@
  *
  * The image goes to L1 0 of the tile (default (1, 2)) with its TRISCs
  * held in reset.  For each case the program writes seeded random
- * operands and the parameter block (tests/tensix/fw/kernel-params.h),
+ * operands and the parameter block (tools/abi/kernel-params.h),
  * releases the three TRISCs through SOFT_RESET_0, clocks the simulator
  * while polling their done words, holds them again and reads the result
  * back.  Output is TAP, one line per check, with error figures as

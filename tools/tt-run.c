@@ -31,7 +31,7 @@
  *                               a bare ERISC kernel on E0 of Ethernet
  *                               channel CHANNEL (physical, 0-13) or of
  *                               this chip's first link to chip C, with
- *                               arguments (tests/dispatch/eth-kernel.h);
+ *                               arguments (tools/abi/eth-kernel.h);
  *                               a NAME is KERNELS/NAME.erisc.elf
  *   chip N                      what follows is chip N's part of a
  *                               program that spans the chips of a

@@ -71,7 +71,7 @@ static void put16(uint8_t *p, uint32_t v)
 /* ------------------------------------------------- layouts and boards */
 
 /*
- * tests/dispatch/layout.h, per generation (tt-metal dev_msgs.h and
+ * tools/abi/layout.h, per generation (tt-metal dev_msgs.h and
  * dev_mem_map.h at 0079e94; blackhole-py 5d08c23 abi.py and configs.py)
  */
 static const TTRLayout ttr_layouts[] = {
@@ -363,7 +363,7 @@ static bool kernel_load(TTRImage *k, uint32_t max, char *err,
 
 /*
  * An ERISC kernel: its segments, linked where they run, inside
- * [ETH_K_BASE, ETH_K_END) (tests/dispatch/eth-kernel.h)
+ * [ETH_K_BASE, ETH_K_END) (tools/abi/eth-kernel.h)
  */
 static bool eth_image_load(TTRImage *k, char *err, size_t errlen)
 {

@@ -8,8 +8,8 @@
  * through TLB windows (slow dispatch) or through the fast-dispatch
  * command queue of tests/dispatch (tt-cq.c).
  *
- * Device-side contract: tests/dispatch/layout.h (L1 layout and launch
- * message per tt-metal generation), tests/dispatch/cq.h (command queue).
+ * Device-side contract: tools/abi/layout.h (L1 layout and launch
+ * message per tt-metal generation), tools/abi/cq.h (command queue).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -37,7 +37,7 @@
 enum { TTR_BRISC, TTR_NCRISC, TTR_TRISC0, TTR_TRISC1, TTR_TRISC2 };
 extern const char *const ttr_role_name[TTR_ROLES];
 
-/* One tt-metal generation's L1 layout (tests/dispatch/layout.h) */
+/* One tt-metal generation's L1 layout (tools/abi/layout.h) */
 typedef struct TTRLayout {
     const char *name;           /* the machine's fw-layout preset name */
     uint32_t launch_size;
@@ -133,7 +133,7 @@ typedef struct TTRBuffer {
 
 /*
  * An ERISC kernel ('erisc' line): a bare image on E0 of one Ethernet
- * channel of this chip (tests/dispatch/eth-kernel.h)
+ * channel of this chip (tools/abi/eth-kernel.h)
  */
 typedef struct TTREth {
     int channel;                /* physical; -1 until a link:C resolves */

@@ -11,7 +11,7 @@ header, WRITE_LINEAR's 32; prefetcher commands other than RELAY_INLINE
 take CQ_PREFETCH_CMD_BARE_MIN_SIZE = 64 bytes; each dispatcher command
 rides in a RELAY_INLINE whose stride is padded to 64 bytes as blackhole-py
 d570394 cq.py pads it) with Python's struct module, not with the C
-structures of tests/dispatch/cq.h that tt-run and the firmware share.
+structures of tools/abi/cq.h that tt-run and the firmware share.
 
 OUTDIR gets, for a P150 (fast-dispatch cores (16,2) and (16,3)):
 

@@ -137,11 +137,11 @@ suite system guest guest
 
 # libttsim.so: the ABI tt-umd loads, end to end against this machine
 libttsim() {
-    (sh "$src/tools/libttsim/check-symbols.sh" "$B/libttsim/libttsim.so" &&
+    (sh "$src/tests/host/check-symbols.sh" "$B/libttsim/libttsim.so" &&
      echo "ok - libttsim.so exports exactly the ten libttsim_* functions" ||
      echo "not ok - libttsim.so exports exactly the ten libttsim_* functions"
      TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 300 \
-         "$B/libttsim/tt-libttsim-test" "$B/libttsim/libttsim.so") \
+         "$B/host/tt-libttsim-test" "$B/libttsim/libttsim.so") \
         > "$log/libttsim.log" 2>&1
     count "$log/libttsim.log" libttsim $?
 }
@@ -151,7 +151,7 @@ suite host libttsim libttsim
 # a killed client, concurrent clients, stale sockets, quitting when idle
 libttsim_pool() {
     TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 300 \
-        "$B/libttsim/tt-libttsim-pool-test" "$B/libttsim/libttsim.so" \
+        "$B/host/tt-libttsim-pool-test" "$B/libttsim/libttsim.so" \
         > "$log/libttsim-pool.log" 2>&1
     count "$log/libttsim-pool.log" libttsim-pool $?
 }
@@ -164,7 +164,7 @@ suite host libttsim-pool libttsim_pool
 # harvested P150, a P100A, and with the mapping off (TT_EMU_SHM=0)
 hostmap() {   # hostmap NAME MACHINE_ARGS SHM
     TT_EMU_QEMU="$Q/qemu-system-riscv32" TT_EMU_ARGS="$2" TT_EMU_SHM=$3 \
-        timeout 300 "$B/libttsim/tt-hostmap-test" "$B/libttsim/libttsim.so" \
+        timeout 300 "$B/host/tt-hostmap-test" "$B/libttsim/libttsim.so" \
         > "$log/hostmap-$1.log" 2>&1
     count "$log/hostmap-$1.log" "hostmap-$1" $?
 }
@@ -180,13 +180,14 @@ for cfg in "p150:-M blackhole,board=p150" \
     suite host "hostmap-$name" hostmap "$name" "$args" "$shm"
 done
 
-# libttsim.so against a second server, tools/libttsim/tt-mock-server, built
+# libttsim.so against a second server, tests/host/tt-mock-server, built
 # on QEMU's own libvfio-user: the mailbox served by messages (no shared
 # memory), DMA pieces, the library starting and losing its "emulator".
 # The meson build makes the server only on request, once QEMU is built.
 libttsim_mock() {
-    (ninja -C "$B/meson" tools/libttsim/tt-mock-server >/dev/null &&
-     sh "$src/tools/libttsim/test-mock-server.sh" "$B/meson/tools/libttsim") \
+    (ninja -C "$B/meson" tests/host/tt-mock-server >/dev/null &&
+     sh "$src/tests/host/test-mock-server.sh" "$B/meson/tests/host" \
+         "$B/libttsim/libttsim.so") \
         > "$log/libttsim-mock.log" 2>&1
     count "$log/libttsim-mock.log" libttsim-mock $?
 }
@@ -195,7 +196,7 @@ suite host libttsim-mock libttsim_mock
 # Bad vfio-user clients (malformed messages, clients dying mid-message or
 # mid-DMA): QEMU logs them, survives and keeps the chip's state
 vfu_badclient() {
-    timeout 120 "$B/libttsim/tt-vfu-badclient-test" "$Q/qemu-system-riscv32" \
+    timeout 120 "$B/host/tt-vfu-badclient-test" "$Q/qemu-system-riscv32" \
         > "$log/vfu-badclient.log" 2>&1
     count "$log/vfu-badclient.log" vfu-badclient $?
 }

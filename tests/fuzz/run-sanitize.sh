@@ -76,15 +76,15 @@ done < "$src/tests/firmware/tests.list"
 # ASan is the runtime's warning about swapcontext; there only the absence
 # of a sanitizer report counts.
 TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 600 \
-    "$B/libttsim/tt-libttsim-test" "$B/libttsim/libttsim.so" \
+    "$B/host/tt-libttsim-test" "$B/libttsim/libttsim.so" \
     > "$log/libttsim.log" 2>&1
 count "$log/libttsim.log" libttsim $?
 TT_EMU_QEMU="$Q/qemu-system-riscv32" \
     TT_EMU_ARGS="-M blackhole,harvested-tensix-cols=2:15" TT_EMU_SHM=1 \
-    timeout 600 "$B/libttsim/tt-hostmap-test" "$B/libttsim/libttsim.so" \
+    timeout 600 "$B/host/tt-hostmap-test" "$B/libttsim/libttsim.so" \
     > "$log/hostmap.log" 2>&1
 count "$log/hostmap.log" hostmap $?
-timeout 600 "$B/libttsim/tt-vfu-badclient-test" "$Q/qemu-system-riscv32" \
+timeout 600 "$B/host/tt-vfu-badclient-test" "$Q/qemu-system-riscv32" \
     > "$log/vfu-badclient.log" 2>&1
 if grep -qE 'ERROR: AddressSanitizer|runtime error:' "$log/vfu-badclient.log"; then
     echo "not ok - vfu-badclient: no sanitizer report" > "$log/vfu-badclient.tap"

@@ -9,14 +9,14 @@
 #  3. the host killed with SIGKILL: the emulator must die with it;
 #  4. an emulator that exits at once: libttsim_init must abort quickly.
 #
-#   test-mock-server.sh <build dir>
+#   test-mock-server.sh <dir of tt-mock-server and the tests> <libttsim.so>
 #
 # Exits 77 (skipped) when tt-mock-server was not built.
 
 set -u
-out=${1:?usage: $0 <build dir>}
+out=${1:?usage: $0 <test dir> <libttsim.so>}
+lib=${2:?usage: $0 <test dir> <libttsim.so>}
 src=$(cd "$(dirname "$0")" && pwd)
-lib=$out/libttsim.so
 if [ ! -x "$out/tt-mock-server" ]; then
     echo "SKIP: $out/tt-mock-server not built (make LVU=<libvfio-user build>)"
     exit 77

@@ -4,12 +4,13 @@
 # libttsim.so against libvfio-user's sample server (samples/server.c):
 #
 #   LVU_SAMPLE_SERVER=<libvfio-user build>/samples/server \
-#       test-sample-server.sh <dir with libttsim.so and the test programs>
+#       test-sample-server.sh <dir of the test programs> <libttsim.so>
 #
 # Exits 77 (skipped) when LVU_SAMPLE_SERVER is not an executable.
 
 set -u
-out=${1:?usage: $0 <build dir>}
+out=${1:?usage: $0 <test dir> <libttsim.so>}
+lib=${2:?usage: $0 <test dir> <libttsim.so>}
 server=${LVU_SAMPLE_SERVER:-}
 
 if [ -z "$server" ] || [ ! -x "$server" ]; then
@@ -31,7 +32,7 @@ trap cleanup EXIT
 pid=$!
 
 TT_EMU_SOCKET="$dir/sock" TT_EMU_TIMEOUT=10 \
-    "$out/tt-libttsim-sample-test" "$out/libttsim.so" 0xdead 0xbeef
+    "$out/tt-libttsim-sample-test" "$lib" 0xdead 0xbeef
 rc=$?
 
 # The sample logs errors for the accesses the test makes it refuse

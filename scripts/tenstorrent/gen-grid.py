@@ -49,6 +49,7 @@ def main():
         "#define TT_TENSIX_Y0 %d" % g.tensix_rows[0],
         "#define TT_DRAM_BANKS %d" % len(g.dram_ports),
         "#define TT_DRAM_PORTS %d" % len(g.dram_ports[0]),
+        "#define TT_GRID_DRAM_BANK_SIZE 0x%xull" % g.soc["dram_bank_size"],
         "#define TT_ETH_CHANNELS %d" % len(g.eth),
         "#define TT_L2CPUS %d" % len(g.l2cpu),
         "#define TT_PCIE_TILES %d" % len(g.pcie),

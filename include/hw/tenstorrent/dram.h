@@ -12,11 +12,12 @@
 #include "hw/qdev-core.h"
 #include "system/memory.h"
 #include "qom/object.h"
+#include "hw/tenstorrent/tt-grid.h"     /* generated from data/grid.yaml */
 
 #define TYPE_TT_DRAM_BANK "tt-dram-bank"
 OBJECT_DECLARE_SIMPLE_TYPE(TTDramBank, TT_DRAM_BANK)
 
-#define TT_DRAM_BANK_SIZE   (4 * GiB)
+#define TT_DRAM_BANK_SIZE   TT_GRID_DRAM_BANK_SIZE
 
 struct TTDramBank {
     DeviceState parent_obj;

@@ -11,9 +11,8 @@
 #                   tt-run with its worker firmware and kernels
 #   make demo       a 1024x1024x1024 BF16 matmul on all 140 Tensix tiles of
 #                   a P150, checked on the host
-#   make check      run every test
-#   make check-meson the same suites through `meson test`, one per test,
-#                   with names and times
+#   make check      run every test suite through `meson test` (names,
+#                   kinds and times), then the total of checks
 #   make bench      run the benchmarks in bench/
 #   make fuzz-tensix the Tensix differential fuzzer: FUZZ_TENSIX_PROGRAMS
 #                   random kernels from FUZZ_TENSIX_SEED against tt-ref
@@ -81,11 +80,15 @@ x86-client: $(X86_BUILD)/build.ninja
 	@./scripts/overlay.sh $(CURDIR) $(QEMU_SRC)
 	ninja -C $(X86_BUILD) qemu-system-x86_64
 
+# every suite through meson test (one per suite, with its kind, name and
+# time; tests/run-tests.sh runs each), then the checks they made in all
 check: deps all x86-client
-	@tests/run-tests.sh $(BUILD)
+	@meson test -C $(MESON_BUILD) --print-errorlogs; rc=$$?; \
+	    awk '/^[0-9]+ passed, [0-9]+ failed$$/ { p += $$1; f += $$3 } \
+	         END { print p " passed, " f " failed" }' \
+	        $(MESON_BUILD)/meson-logs/testlog.txt; exit $$rc
 
-check-meson: deps all x86-client
-	meson test -C $(MESON_BUILD) --print-errorlogs
+check-meson: check
 
 demo: deps qemu libttsim matmul-demo
 	@TT_EMU_QEMU=$(QEMU) TT_EMU_ARGS="-M blackhole,board=p150" \

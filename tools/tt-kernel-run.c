@@ -1,7 +1,7 @@
 /*
  * Runs the Tensix kernels of tests/tensix/fw (tt-kernels.bin) on one
  * Tensix tile through nothing but the libttsim C ABI, and checks every
- * result against the host reference tools/tt-ref.c:
+ * result against the host reference tools/runtime/tt-ref.c:
  *
  *   tt-kernel-run [--lib PATH] [--fw IMAGE] [--case NAMES] [--seed N]
  *                 [--tile X,Y] [--dump FILE] [--compare-lib PATH2]

@@ -142,7 +142,7 @@ static void ref_tile(Work *w, uint32_t idx)
 /*
  * What the hardware may be away from the exact product sum @s of
  * magnitudes @abs_sum, by the documented arithmetic (the same model as
- * tools/tt-ref.c, bounded per element rather than per group):
+ * tools/runtime/tt-ref.c, bounded per element rather than per group):
  *  - fidelity: phase 0 multiplies the implicit 1 and top 6 mantissa bits
  *    of A (SrcB) by the implicit 1 and top 4 of B (SrcA) (SrcASrcB.md,
  *    ELWMUL.md); HiFi2 adds A's top bits times the rest of B, HiFi3 the

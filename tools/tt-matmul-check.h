@@ -4,7 +4,7 @@
  * matrix a row-major sequence of tiles, C packed from an FP32 Dst.
  *
  * Two independent checks:
- *  - tt-ref: tools/tt-ref.c's model of the documented matrix-unit and
+ *  - tt-ref: tools/runtime/tt-ref.c's model of the documented matrix-unit and
  *    packer arithmetic, tile by tile: bit for bit wherever the model fixes
  *    the output bits, within the model's bound elsewhere;
  *  - FP64: every element against the exact product of the BF16 inputs,

@@ -13,13 +13,13 @@
  * (TTK_MM_DRAM, kernel-params.h) and releases all five cores: NCRISC
  * streams the operands in over the NOC, TRISC0-2 unpack, multiply (MVMUL,
  * FP32 Dst) and pack, BRISC writes C back.  The host then reads C from
- * GDDR and checks it twice: against tools/tt-ref.c's model of the
+ * GDDR and checks it twice: against tools/runtime/tt-ref.c's model of the
  * documented hardware arithmetic (bit for bit wherever the model fixes
  * the bits, within its bound elsewhere) and against an FP64 product with
  * a tolerance derived from the fidelity (tt-matmul-check.c).
  *
  * Host view as tools/tt-kernel-run.c: tt-umd's call sequence and TLB
- * windows (tools/tt-host.c).
+ * windows (tools/runtime/tt-host.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -1,6 +1,6 @@
 /*
  * Shared helpers of the libttsim test programs, on top of the host side of
- * tools/tt-host.c (the library loaded the way tt-umd loads it, TLB
+ * tools/runtime/tt-host.c (the library loaded the way tt-umd loads it, TLB
  * windows, TAP output): loading by TT_TEST_MEMFD, abort checks, patterns.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

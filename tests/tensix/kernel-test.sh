@@ -3,7 +3,7 @@
 #
 # Tensix kernel tests: tools/tt-kernel-run runs the unpack/math/pack
 # kernels of tests/tensix/fw on one Tensix tile of a libttsim-ABI library
-# and checks every result against the host reference (tools/tt-ref.c).
+# and checks every result against the host reference (tools/runtime/tt-ref.c).
 # Prints TAP; skips (1..0 # SKIP) when the library or the programs are
 # missing.
 #

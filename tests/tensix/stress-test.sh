@@ -8,7 +8,7 @@
 # on one tile and on all 140 tiles of a P150 (on one tile also with spin
 # parking off).  Every run must finish
 # within the timeout and give every tile the first run's result, itself
-# checked against tools/tt-ref.c.  Prints TAP.
+# checked against tools/runtime/tt-ref.c.  Prints TAP.
 #
 #   tests/tensix/stress-test.sh [BUILD_DIR [LIB]]
 #

@@ -1,7 +1,7 @@
 /*
  * Fast dispatch: the command queue's wire format and fixed L1 layout,
  * shared by the project's prefetch/dispatch kernels (cq-prefetch.c,
- * cq-dispatch.c, cq-dispatch-s.c) and the host (tools/tt-runtime.c).
+ * cq-dispatch.c, cq-dispatch-s.c) and the host (tools/runtime/tt-runtime.c).
  *
  * Command layout follows tt-metal tt_metal/impl/dispatch/kernels/
  * cq_commands.hpp (the generation with RELAY_LINEAR_H = 2,
@@ -355,7 +355,7 @@ enum {
     CQ_ERR_COUNT
 };
 
-/* Runtime arguments of the three kernels (tools/tt-runtime.c fills them) */
+/* Runtime arguments of the three kernels (tools/runtime/tt-runtime.c fills them) */
 enum {
     CQ_RTA_MY_XY,           /* translated y << 6 | x */
     CQ_RTA_PEER_XY,         /* prefetch: dispatch core; dispatch: prefetch */

@@ -21,7 +21,7 @@
 #define TT_LAYOUT 0             /* only the layout-independent part */
 #include "layout.h"
 #include "eth-kernel.h"
-#include "../include/hw/tenstorrent/ttlink.h"
+#include "../../include/hw/tenstorrent/ttlink.h"
 #include "tt-grid.h"
 
 #define XY(x, y)            ((uint32_t)(y) << 6 | (x))

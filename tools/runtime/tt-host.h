@@ -17,11 +17,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "libttsim/libttsim.h"
-#include "../include/hw/tenstorrent/pcie-host-abi.h"
+#include "../libttsim/libttsim.h"
+#include "../../include/hw/tenstorrent/pcie-host-abi.h"
 #include "tt-tile-map.h"        /* generated from the tile map */
 #define TT_PLAIN_REGS "riscv-debug-regmap.h"
-#include "../include/hw/tenstorrent/plain-regfields.h"
+#include "../../include/hw/tenstorrent/plain-regfields.h"
 
 /*
  * A Tensix tile's reset and debug registers where a NOC access (a TLB

@@ -214,7 +214,8 @@ suite host host-run host_run
 
 # The Tensix datapath end to end: tests/tensix/fw's unpack/math/pack
 # kernels (copy, eltwise, matmul, reduce, transpose, tilize, BFP8, FP32)
-# through libttsim.so, checked against the host reference tools/runtime/tt-ref.c;
+# through libttsim.so, checked against the host reference
+# tools/runtime/tt-ref.c;
 # with TTSIM_LIB (a ttsim the user built) also run there and compared
 # with ours bit for bit
 tensix_kernels() {

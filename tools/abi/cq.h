@@ -355,7 +355,7 @@ enum {
     CQ_ERR_COUNT
 };
 
-/* Runtime arguments of the three kernels (tools/runtime/tt-runtime.c fills them) */
+/* Runtime arguments of the three kernels (tools/runtime/tt-runtime.c) */
 enum {
     CQ_RTA_MY_XY,           /* translated y << 6 | x */
     CQ_RTA_PEER_XY,         /* prefetch: dispatch core; dispatch: prefetch */

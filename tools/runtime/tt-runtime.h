@@ -1,6 +1,6 @@
 /*
  * A small host runtime for tt-metal-shaped programs over the libttsim C
- * ABI alone (tools/runtime/tt-host.h), so the same binary drives this emulator's
+ * ABI alone (tt-host.h), so the same binary drives this emulator's
  * libttsim.so and Tenstorrent's ttsim: firmware boot as tt-metal's host
  * does it, programs (kernels per core role, runtime arguments,
  * semaphores, circular buffers, L1 and GDDR buffers) built into

@@ -274,8 +274,8 @@ static inline void tt_sfp_negate(uint32_t *v, const uint32_t *src, bool neg)
  * The flag update of SFPEXEXP, SFPIADD, SFPLZ (only with VD < 8): flags
  * = @cond in the lanes of @set, then inverted in the lanes of @invert
  */
-static inline void tt_sfp_cc(TTTensixSfpu *s, unsigned vd, uint32_t en, const
-                             uint32_t *cond, bool set, bool invert)
+static inline void tt_sfp_cc(TTTensixSfpu *s, unsigned vd, uint32_t en,
+                             const uint32_t *cond, bool set, bool invert)
 {
     uint32_t f = set ? tt_sfp_bits(cond) : s->flags;
 

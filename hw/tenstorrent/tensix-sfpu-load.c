@@ -56,8 +56,8 @@ static bool tt_sfp_fmt32(unsigned fmt)
  * through the stack pointer RWC, which it moves by SFPU_STACK_Incr
  * (down before a load, up after a store).
  */
-static unsigned tt_sfp_dst_addr(TTTensix *t, int thread, unsigned imm10, bool
-                                int32_all, bool store)
+static unsigned tt_sfp_dst_addr(TTTensix *t, int thread, unsigned imm10,
+                                bool int32_all, bool store)
 {
     TTTensixThread *th = &t->th[thread];
     const uint32_t *c = tt_cfgw(t, thread);

@@ -21,8 +21,8 @@
 #define TT_VTARGET
 #include "tensix-sfpu-vec.c.inc"
 
-static void tt_sfp_fma_generic(uint32_t *d, const uint32_t *x, const uint32_t
-                               *y, const uint32_t *z)
+static void tt_sfp_fma_generic(uint32_t *d, const uint32_t *x,
+                               const uint32_t *y, const uint32_t *z)
 {
     tt_sfp_fma_body4(d, x, y, z);
 }
@@ -39,8 +39,8 @@ static void tt_sfp_fma_generic(uint32_t *d, const uint32_t *x, const uint32_t
 #include "tensix-sfpu-vec.c.inc"
 
 static void __attribute__((target("avx2")))
-tt_sfp_fma_avx2(uint32_t *d, const uint32_t *x, const uint32_t *y, const
-                uint32_t *z)
+tt_sfp_fma_avx2(uint32_t *d, const uint32_t *x, const uint32_t *y,
+                const uint32_t *z)
 {
     tt_sfp_fma_body8(d, x, y, z);
 }
@@ -53,8 +53,8 @@ tt_sfp_fma_avx2(uint32_t *d, const uint32_t *x, const uint32_t *y, const
 #include "tensix-sfpu-vec.c.inc"
 
 static void __attribute__((target("avx512f,avx512bw")))
-tt_sfp_fma_avx512(uint32_t *d, const uint32_t *x, const uint32_t *y, const
-                  uint32_t *z)
+tt_sfp_fma_avx512(uint32_t *d, const uint32_t *x, const uint32_t *y,
+                  const uint32_t *z)
 {
     tt_sfp_fma_body16(d, x, y, z);
 }
@@ -63,8 +63,8 @@ tt_sfp_fma_avx512(uint32_t *d, const uint32_t *x, const uint32_t *y, const
 #endif
 
 /* d = x * y + z on all 32 lanes, fma_model_bh() (Miscellaneous/FMA/) */
-static void tt_sfp_fma(uint32_t *d, const uint32_t *x, const uint32_t *y, const
-                       uint32_t *z)
+static void tt_sfp_fma(uint32_t *d, const uint32_t *x, const uint32_t *y,
+                       const uint32_t *z)
 {
 #ifdef CONFIG_AVX512BW_OPT
     if ((cpuinfo & TT_CPU_AVX512) == TT_CPU_AVX512) {

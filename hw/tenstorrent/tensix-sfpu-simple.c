@@ -704,8 +704,8 @@ static uint32_t tt_config_op(unsigned mod, uint32_t old, uint32_t val)
 }
 
 /* One column's part of SFPCONFIG */
-static void tt_sfp_config_col(TTTensixSfpu *s, unsigned c, unsigned vd, unsigned
-                              mod, uint32_t imm)
+static void tt_sfp_config_col(TTTensixSfpu *s, unsigned c, unsigned vd,
+                              unsigned mod, uint32_t imm)
 {
     uint32_t val = mod & 1 ? imm : s->lreg[0][c];
 

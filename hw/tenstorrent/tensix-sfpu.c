@@ -292,8 +292,8 @@ static void tt_sfp_override(TTTensixSfpSched *op, unsigned bits, unsigned vd)
  * LoadMacroConfig is per lane but SFPCONFIG writes it by column; the
  * model runs column 0's and says so if the others differ
  */
-static void tt_sfp_lm_columns(TTTensix *t, int thread, uint32_t w, unsigned
-                              macro)
+static void tt_sfp_lm_columns(TTTensix *t, int thread, uint32_t w,
+                              unsigned macro)
 {
     TTTensixSfpu *s = &t->sfpu;
 
@@ -311,8 +311,8 @@ static void tt_sfp_lm_columns(TTTensix *t, int thread, uint32_t w, unsigned
     }
 }
 
-static void tt_sfp_schedule(TTTensix *t, int thread, uint32_t w, const
-                            TTTensixSfpSched *op)
+static void tt_sfp_schedule(TTTensix *t, int thread, uint32_t w,
+                            const TTTensixSfpSched *op)
 {
     TTTensixSfpu *s = &t->sfpu;
 

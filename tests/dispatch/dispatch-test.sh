@@ -214,6 +214,12 @@ if [ -f "$p300" ]; then
     [ "$rc" = 1 ] &&
         echo "$out" | grep -q "no chip 1 (PCI device 1 reads 0xffffffff)"
     ok $? "two chips: a one-chip library is refused, naming the missing chip"
+    out=$(timeout 300 "$run" --lib "$p300" "$tmp/p150/span-3chips.tt" 2>&1)
+    rc=$?
+    echo "$out" | grep -v '^qemu-system-riscv32: ' | sed 's/^/# /'
+    [ "$rc" = 1 ] &&
+        echo "$out" | grep -q "no chip 2 (PCI device 2 reads 0xffffffff)"
+    ok $? "a link:2 in chip 1's part makes a program of three chips"
     if [ -n "${TTSIM_X2_LIB:-}" ]; then
         run_prog "two chips on ttsim's bh_x2 ($TTSIM_X2_LIB): span.tt" \
             p150 tt-metal-0079e94 "$TTSIM_X2_LIB" "$tmp/p150/span.tt"

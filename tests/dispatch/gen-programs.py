@@ -31,7 +31,9 @@ OUTDIR gets, for BOARD (p150 or p100a):
                writes them to a Tensix tile's L1 there; span-4k.tt the
                same with 4 KiB chunks into two tiles' worth of buffers
                (chip 1's result on another tile and a second channel's
-               kernel pair on the second link)
+               kernel pair on the second link); span-badarg.tt an ERISC
+               kernel refusing its arguments, span-3chips.tt a link to a
+               chip a P300 lacks
   bad-*.tt     descriptions tt-run must refuse before touching the device
 
 and the .bin files they name.  Every expected result is computed here,
@@ -259,6 +261,12 @@ input in l1 0x100000 file=span-in.bin group=src
 erisc link:1 eth-send {i}
 """)
     text("bad-chip.tt", """chip 40
+""")
+    text("span-3chips.tt", """# chip 1's part links to chip 2: the program needs three chips
+group src 1,2
+input in l1 0x100000 file=span-in.bin group=src
+chip 1
+erisc link:2 eth-recv 0x81 0x100000 16 16
 """)
     # bad input
     text("bad-core.tt", """cores 8,2

@@ -56,19 +56,6 @@ static uint32_t sysmem_size;
 static uint32_t dma_bad;
 static uint64_t dma_bad_addr;
 
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
 static bool in_sysmem(uint64_t paddr, uint32_t size)
 {
     return sysmem && paddr >= CQ_SYSMEM_NOC &&
@@ -151,9 +138,9 @@ bool ttr_cq_check(TTRDevice *d, char *err, size_t errlen)
     TTRCq *q = d->cq;
 
     if (dma_bad) {
-        return fail(err, errlen, "device DMA outside host memory (%u "
-                    "accesses, last at 0x%" PRIx64 ")", dma_bad,
-                    dma_bad_addr);
+        return ttr_fail(err, errlen, "device DMA outside host memory (%u "
+                        "accesses, last at 0x%" PRIx64 ")", dma_bad,
+                        dma_bad_addr);
     }
     for (int role = 0; role < 3; role++) {
         int t = role == CQ_ROLE_PREFETCH ? q->pf : q->dt;
@@ -161,12 +148,12 @@ bool ttr_cq_check(TTRDevice *d, char *err, size_t errlen)
 
         ttr_l1_read(d, t, CQ_STATUS(role), st, sizeof(st));
         if (st[0] != CQ_OK) {
-            return fail(err, errlen, "%s stopped: %s (error %u, argument "
-                        "0x%x, command at %s 0x%x, after %u commands)",
-                        cq_roles[role], st[0] < CQ_ERR_COUNT
-                        ? cq_errors[st[0]] : "?", st[0], st[1],
-                        role == CQ_ROLE_PREFETCH ? "L1"
-                        : "dispatch CB stream offset", st[2], st[3]);
+            return ttr_fail(err, errlen, "%s stopped: %s (error %u, argument "
+                            "0x%x, command at %s 0x%x, after %u commands)",
+                            cq_roles[role], st[0] < CQ_ERR_COUNT
+                            ? cq_errors[st[0]] : "?", st[0], st[1],
+                            role == CQ_ROLE_PREFETCH ? "L1"
+                            : "dispatch CB stream offset", st[2], st[3]);
         }
     }
     return true;
@@ -181,7 +168,7 @@ static bool timed_out(TTRDevice *d, double deadline, const char *what,
         return true;
     }
     if (tt_host_now() > deadline) {
-        fail(err, errlen, "timeout: %s after %.0f s", what, d->timeout);
+        ttr_fail(err, errlen, "timeout: %s after %.0f s", what, d->timeout);
         return true;
     }
     return false;
@@ -227,8 +214,8 @@ static bool issue_place(TTRDevice *d, uint32_t len, uint32_t *at,
     uint32_t size = q->o.issue_size;
 
     if (len > size) {
-        return fail(err, errlen, "a %u-byte record does not fit the "
-                    "%u-byte issue ring", len, size);
+        return ttr_fail(err, errlen, "a %u-byte record does not fit the "
+                        "%u-byte issue ring", len, size);
     }
     for (;;) {
         uint32_t w = q->issue_wr, r = q->rec[q->rec_head].start;
@@ -264,8 +251,8 @@ bool ttr_cq_submit(TTRDevice *d, const void *rec, uint32_t len, char *err,
     uint32_t at = 0;
 
     if (!len || len & (CQ_PCIE_ALIGN - 1) || len >> 4 > 0x7fff) {
-        return fail(err, errlen, "record of %u bytes (a non-zero multiple "
-                    "of %u, at most 512 KiB)", len, CQ_PCIE_ALIGN);
+        return ttr_fail(err, errlen, "record of %u bytes (a non-zero multiple "
+                        "of %u, at most 512 KiB)", len, CQ_PCIE_ALIGN);
     }
     if (q->rec_count == CQ_PREFETCH_Q_ENTRIES &&
         !retire_oldest(d, deadline, err, errlen)) {
@@ -314,8 +301,8 @@ bool ttr_cq_wait_event(TTRDevice *d, void *buf, uint32_t len, char *err,
     memcpy(&len64, sysmem + off + 8, 8);
     if (sysmem[off] != CQ_DISPATCH_CMD_WRITE_LINEAR_H_HOST || len64 < 16 ||
         len64 > (q->compl_end16 - q->compl_base16) << 4) {
-        return fail(err, errlen, "completion record at 0x%x: command %u, "
-                    "%" PRIu64 " bytes", off, sysmem[off], len64);
+        return ttr_fail(err, errlen, "completion record at 0x%x: command %u, "
+                        "%" PRIu64 " bytes", off, sysmem[off], len64);
     }
     rlen = len64;
     /* the record may wrap around the end of the ring */
@@ -625,8 +612,8 @@ bool ttr_cq_run_stream(TTRDevice *d, const uint8_t *cmds, uint32_t len,
         return false;
     }
     if (ev != q->event) {
-        return fail(err, errlen, "completion event %u, expected %u", ev,
-                    q->event);
+        return ttr_fail(err, errlen, "completion event %u, expected %u", ev,
+                        q->event);
     }
     return true;
 }
@@ -690,8 +677,8 @@ bool ttr_run_fast(TTRDevice *d, const TTRProgram *p, char *err,
         return false;
     }
     if (ev != q->event) {
-        return fail(err, errlen, "completion event %u, expected %u", ev,
-                    q->event);
+        return ttr_fail(err, errlen, "completion event %u, expected %u", ev,
+                        q->event);
     }
     return true;
 }
@@ -763,23 +750,23 @@ bool ttr_cq_start(TTRDevice *d, const TTRCqOpts *o, char *err,
     TTRGroup *gp, *gd;
 
     if (!q) {
-        return fail(err, errlen, "out of memory");
+        return ttr_fail(err, errlen, "out of memory");
     }
     d->cq = q;
     q->o = *o;
     if (o->issue_size < 4096 || o->issue_size % CQ_PCIE_ALIGN ||
         o->completion_size < PAGE || o->completion_size % PAGE ||
         (uint64_t)o->issue_size + o->completion_size > (1u << 30)) {
-        return fail(err, errlen, "issue ring %u bytes (>= 4096, a multiple "
-                    "of 64), completion ring %u bytes (a multiple of 4096): "
-                    "at most 1 GiB in all", o->issue_size,
-                    o->completion_size);
+        return ttr_fail(err, errlen, "issue ring %u bytes (>= 4096, a "
+                        "multiple of 64), completion ring %u bytes (a "
+                        "multiple of 4096): at most 1 GiB in all",
+                        o->issue_size, o->completion_size);
     }
     sysmem_size = CQ_HOST_ISSUE_OFF + o->issue_size + o->completion_size;
     sysmem = calloc(1, sysmem_size);
     if (!sysmem) {
-        return fail(err, errlen, "cannot allocate %u bytes of host memory",
-                    sysmem_size);
+        return ttr_fail(err, errlen, "cannot allocate %u bytes of host memory",
+                        sysmem_size);
     }
     q->pf = ttr_board_tile(b, b->prefetch_x, b->prefetch_y);
     q->dt = ttr_board_tile(b, b->dispatch_x, b->dispatch_y);
@@ -862,8 +849,8 @@ bool ttr_cq_stop(TTRDevice *d, char *err, size_t errlen)
         if (!ttr_cq_check(d, err, errlen)) {
             return false;
         }
-        return fail(err, errlen, "the fast-dispatch kernels did not stop "
-                    "after TERMINATE within %.0f s", d->timeout);
+        return ttr_fail(err, errlen, "the fast-dispatch kernels did not stop "
+                        "after TERMINATE within %.0f s", d->timeout);
     }
     q->running = false;
     return ttr_cq_check(d, err, errlen);

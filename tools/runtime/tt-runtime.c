@@ -37,10 +37,7 @@ const char *const ttr_role_name[TTR_ROLES] = {
     "brisc", "ncrisc", "trisc0", "trisc1", "trisc2",
 };
 
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool fail(char *err, size_t errlen, const char *fmt, ...)
+bool ttr_fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
 
@@ -238,20 +235,20 @@ static bool elf_load(const char *path, uint8_t **file, size_t *fsize,
     uint32_t phoff, phnum;
 
     if (!f) {
-        return fail(err, errlen, "%s: %s", path, strerror(errno));
+        return ttr_fail(err, errlen, "%s: %s", path, strerror(errno));
     }
     if (n < 52 || memcmp(f, "\177ELF", 4) || f[4] != 1 || f[5] != 1 ||
         get16(f + 18) != 243) {
         free(f);
-        return fail(err, errlen, "%s: not a 32-bit little-endian RISC-V "
-                    "ELF file", path);
+        return ttr_fail(err, errlen, "%s: not a 32-bit little-endian RISC-V "
+                        "ELF file", path);
     }
     phoff = get32(f + 28);
     phnum = get16(f + 44);
     if (get16(f + 42) != 32 || phoff > n || phnum > (n - phoff) / 32) {
         free(f);
-        return fail(err, errlen, "%s: program headers past the end of the "
-                    "file", path);
+        return ttr_fail(err, errlen, "%s: program headers past the end of the "
+                        "file", path);
     }
     *entry = get32(f + 24);
     *nseg = 0;
@@ -265,13 +262,13 @@ static bool elf_load(const char *path, uint8_t **file, size_t *fsize,
         }
         if (off > n || fsz > n - off || fsz > msz) {
             free(f);
-            return fail(err, errlen, "%s: segment %u past the end of the "
-                        "file", path, i);
+            return ttr_fail(err, errlen, "%s: segment %u past the end of the "
+                            "file", path, i);
         }
         if (*nseg == TTR_MAX_SEGS) {
             free(f);
-            return fail(err, errlen, "%s: more than %d segments", path,
-                        TTR_MAX_SEGS);
+            return ttr_fail(err, errlen, "%s: more than %d segments", path,
+                            TTR_MAX_SEGS);
         }
         seg[(*nseg)++] = (TTRSeg) {
             .addr = get32(ph + 12), .filesz = fsz, .memsz = msz,
@@ -280,7 +277,7 @@ static bool elf_load(const char *path, uint8_t **file, size_t *fsize,
     }
     if (!*nseg) {
         free(f);
-        return fail(err, errlen, "%s: no loadable segment", path);
+        return ttr_fail(err, errlen, "%s: no loadable segment", path);
     }
     *file = f;
     *fsize = n;
@@ -332,9 +329,9 @@ static bool kernel_load(TTRImage *k, uint32_t max, char *err,
         if (seg[i].addr >= TT_L1_SIZE ||
             seg[i].memsz > TT_L1_SIZE - seg[i].addr) {
             free(file);
-            return fail(err, errlen, "%s: segment at 0x%x is not in L1 (a "
-                        "kernel keeps everything in its image)", k->path,
-                        seg[i].addr);
+            return ttr_fail(err, errlen, "%s: segment at 0x%x is not in L1 (a "
+                            "kernel keeps everything in its image)", k->path,
+                            seg[i].addr);
         }
         lo = seg[i].addr < lo ? seg[i].addr : lo;
         hi = seg[i].addr + seg[i].memsz > hi ? seg[i].addr + seg[i].memsz
@@ -342,13 +339,13 @@ static bool kernel_load(TTRImage *k, uint32_t max, char *err,
     }
     if (entry != lo) {
         free(file);
-        return fail(err, errlen, "%s: entry 0x%x is not the image's first "
-                    "byte 0x%x", k->path, entry, lo);
+        return ttr_fail(err, errlen, "%s: entry 0x%x is not the image's first "
+                        "byte 0x%x", k->path, entry, lo);
     }
     if (hi - lo > max) {
         free(file);
-        return fail(err, errlen, "%s: %u-byte image, the kernel "
-                    "configuration area holds %u", k->path, hi - lo, max);
+        return ttr_fail(err, errlen, "%s: %u-byte image, the kernel "
+                        "configuration area holds %u", k->path, hi - lo, max);
     }
     k->size = align_up(hi - lo, 16);
     k->data = tt_host_xcalloc("tt-run", k->size);
@@ -381,9 +378,9 @@ static bool eth_image_load(TTRImage *k, char *err, size_t errlen)
         if (seg[i].addr < ETH_K_BASE || seg[i].addr >= ETH_K_END ||
             seg[i].memsz > ETH_K_END - seg[i].addr) {
             free(file);
-            return fail(err, errlen, "%s: segment at 0x%x is outside the "
-                        "ERISC kernel area 0x%x-0x%x", k->path, seg[i].addr,
-                        ETH_K_BASE, ETH_K_END - 1);
+            return ttr_fail(err, errlen, "%s: segment at 0x%x is outside the "
+                            "ERISC kernel area 0x%x-0x%x", k->path, seg[i].addr,
+                            ETH_K_BASE, ETH_K_END - 1);
         }
         lo = seg[i].addr < lo ? seg[i].addr : lo;
         hi = seg[i].addr + seg[i].memsz > hi ? seg[i].addr + seg[i].memsz
@@ -391,8 +388,8 @@ static bool eth_image_load(TTRImage *k, char *err, size_t errlen)
     }
     if (k->entry < lo || k->entry >= hi) {
         free(file);
-        return fail(err, errlen, "%s: entry 0x%x is outside the image",
-                    k->path, k->entry);
+        return ttr_fail(err, errlen, "%s: entry 0x%x is outside the image",
+                        k->path, k->entry);
     }
     k->base = lo;
     k->size = align_up(hi - lo, 4);
@@ -730,8 +727,8 @@ static int args_eval(const TTRProgram *p, const TTRBoard *b, int g, int k,
     int n = 0;
 
     if (args_words(b, a) > TTR_MAX_ARGS) {
-        fail(err, errlen, "more than %d runtime argument words",
-             TTR_MAX_ARGS);
+        ttr_fail(err, errlen, "more than %d runtime argument words",
+                 TTR_MAX_ARGS);
         return -1;
     }
     for (int i = 0; i < a->n; i++) {
@@ -759,8 +756,8 @@ static int args_eval(const TTRProgram *p, const TTRBoard *b, int g, int k,
             return -1;
         }
         if (v < -0x80000000ll || v > 0xffffffffll) {
-            fail(err, errlen, "argument '%s' = %" PRId64 " does not fit in "
-                 "32 bits", a->expr[i], v);
+            ttr_fail(err, errlen, "argument '%s' = %" PRId64 " does not fit in "
+                     "32 bits", a->expr[i], v);
             return -1;
         }
         out[n++] = v;
@@ -1243,7 +1240,14 @@ static bool parse_line(TTRParse *ps, char **tok, int ntok)
         return true;
     }
     if (ps->cur != ps->want) {
-        return true;        /* another chip's part */
+        /* another chip's part; the chips it links to are the program's */
+        r = ntok > 1 && !strcmp(tok[0], "erisc") &&
+            !strncmp(tok[1], "link:", 5) ?
+            parse_index(tok[1] + 5, TTR_MAX_CHIPS) : -1;
+        if (r >= 0) {
+            p->chips |= 1u << r;
+        }
+        return true;
     }
     if (!strcmp(tok[0], "erisc")) {
         return parse_erisc(ps, tok, ntok);
@@ -1325,7 +1329,7 @@ bool ttr_prog_parse_chip(TTRProgram *p, const char *path, const char *kdir,
     free(dup);
     f = fopen(path, "r");
     if (!f) {
-        return fail(err, errlen, "%s: %s", path, strerror(errno));
+        return ttr_fail(err, errlen, "%s: %s", path, strerror(errno));
     }
     while (ok && getline(&line, &cap, f) >= 0) {
         char *tok[TTR_MAX_ARGS + 4], *save, *t;
@@ -1430,9 +1434,9 @@ static bool ranges_check(TTRRange *r, int n, char *err, size_t errlen)
 
             if (r[i].lo < r[j].hi && r[j].lo < r[i].hi && !in_place &&
                 !apart) {
-                return fail(err, errlen, "%s [0x%x, 0x%x) overlaps %s "
-                            "[0x%x, 0x%x)", r[i].what, r[i].lo, r[i].hi,
-                            r[j].what, r[j].lo, r[j].hi);
+                return ttr_fail(err, errlen, "%s [0x%x, 0x%x) overlaps %s "
+                                "[0x%x, 0x%x)", r[i].what, r[i].lo, r[i].hi,
+                                r[j].what, r[j].lo, r[j].hi);
             }
         }
     }
@@ -1455,15 +1459,15 @@ static bool load_buffers(TTRProgram *p, const TTRBoard *b, char *err,
 
         bf->gidx = bf->group ? group_find(p, bf->group) : -1;
         if (bf->group && bf->gidx < 0) {
-            return fail(err, errlen, "buffer %s: no group '%s'", bf->name,
-                        bf->group);
+            return ttr_fail(err, errlen, "buffer %s: no group '%s'", bf->name,
+                            bf->group);
         }
         n = buf_cores(p, bf);
         if (file) {
             bf->data = tt_host_read_file(file, 1u << 30, &sz);
             if (!bf->data) {
-                return fail(err, errlen, "buffer %s: %s: %s", bf->name, file,
-                            strerror(errno));
+                return ttr_fail(err, errlen, "buffer %s: %s: %s", bf->name,
+                                file, strerror(errno));
             }
             bf->data_size = sz;
         }
@@ -1471,28 +1475,28 @@ static bool load_buffers(TTRProgram *p, const TTRBoard *b, char *err,
             bf->size = bf->data_size;
             if (bf->per_core) {
                 if (bf->data_size % n) {
-                    return fail(err, errlen, "buffer %s: %u bytes do not "
-                                "split into %d per-core slices", bf->name,
-                                bf->data_size, n);
+                    return ttr_fail(err, errlen, "buffer %s: %u bytes do not "
+                                    "split into %d per-core slices", bf->name,
+                                    bf->data_size, n);
                 }
                 bf->size = bf->data_size / n;
             }
         } else if (file && bf->data_size != bf->size &&
                    (bf->mem == TTR_DRAM ||
                     bf->data_size != (uint64_t)bf->size * n)) {
-            return fail(err, errlen, "buffer %s: %s has %u bytes, expected "
-                        "%u%s", bf->name, file, bf->data_size, bf->size,
-                        bf->mem == TTR_L1 ? " (or that per core)" : "");
+            return ttr_fail(err, errlen, "buffer %s: %s has %u bytes, expected "
+                            "%u%s", bf->name, file, bf->data_size, bf->size,
+                            bf->mem == TTR_L1 ? " (or that per core)" : "");
         }
         if (!bf->size) {
-            return fail(err, errlen, "buffer %s is empty", bf->name);
+            return ttr_fail(err, errlen, "buffer %s is empty", bf->name);
         }
         if (bf->mem == TTR_L1 &&
             (bf->addr < USER_L1_BASE || bf->addr >= TT_L1_SIZE ||
              bf->size > TT_L1_SIZE - bf->addr)) {
-            return fail(err, errlen, "buffer %s [0x%x, +0x%x) is not in the "
-                        "program L1 area [0x%x, 0x%x)", bf->name, bf->addr,
-                        bf->size, USER_L1_BASE, TT_L1_SIZE);
+            return ttr_fail(err, errlen, "buffer %s [0x%x, +0x%x) is not in "
+                            "the program L1 area [0x%x, 0x%x)", bf->name,
+                            bf->addr, bf->size, USER_L1_BASE, TT_L1_SIZE);
         }
         if (bf->mem == TTR_DRAM) {
             uint64_t pages = (bf->size + bf->page - 1) / bf->page;
@@ -1500,8 +1504,8 @@ static bool load_buffers(TTRProgram *p, const TTRBoard *b, char *err,
                            (pages + b->nbanks - 1) / b->nbanks * bf->page;
 
             if (end > 0xffffffffull) {
-                return fail(err, errlen, "buffer %s: past 4 GiB in its "
-                            "banks", bf->name);
+                return ttr_fail(err, errlen, "buffer %s: past 4 GiB in its "
+                                "banks", bf->name);
             }
         }
     }
@@ -1550,8 +1554,8 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
 
         if (gr->ncores < 0) {
             if (all >= 0) {
-                return fail(err, errlen, "groups %s and %s both take 'all' "
-                            "cores", p->group[all].name, gr->name);
+                return ttr_fail(err, errlen, "groups %s and %s both take 'all' "
+                                "cores", p->group[all].name, gr->name);
             }
             all = g;
             continue;
@@ -1560,16 +1564,16 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
             int t = gr->core[k];
 
             if (reserved && reserved[t]) {
-                return fail(err, errlen, "group %s: core (%d,%d) runs the "
-                            "fast-dispatch prefetcher or dispatcher "
-                            "(%d,%d)/(%d,%d)", gr->name, b->x[t], b->y[t],
-                            b->prefetch_x, b->prefetch_y, b->dispatch_x,
-                            b->dispatch_y);
+                return ttr_fail(err, errlen, "group %s: core (%d,%d) runs the "
+                                "fast-dispatch prefetcher or dispatcher "
+                                "(%d,%d)/(%d,%d)", gr->name, b->x[t], b->y[t],
+                                b->prefetch_x, b->prefetch_y, b->dispatch_x,
+                                b->dispatch_y);
             }
             if (owner[t] >= 0) {
-                return fail(err, errlen, "core (%d,%d) is in groups %s and "
-                            "%s", b->x[t], b->y[t], p->group[owner[t]].name,
-                            gr->name);
+                return ttr_fail(err, errlen, "core (%d,%d) is in groups %s and "
+                                "%s", b->x[t], b->y[t], p->group[owner[t]].name,
+                                gr->name);
             }
             owner[t] = g;
         }
@@ -1584,8 +1588,8 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
             }
         }
         if (!gr->ncores) {
-            return fail(err, errlen, "group %s: 'all' leaves no core",
-                        gr->name);
+            return ttr_fail(err, errlen, "group %s: 'all' leaves no core",
+                            gr->name);
         }
     }
     p->ncores = 0;
@@ -1609,12 +1613,12 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
         }
         /* in a program that spans chips, a group may only hold buffers */
         if (!any && !p->data_only && p->chips == 1 && !p->neth) {
-            return fail(err, errlen, "group %s runs no kernel", gr->name);
+            return ttr_fail(err, errlen, "group %s runs no kernel", gr->name);
         }
         if (trisc && !alltrisc && !l->trisc_enable_per_core) {
-            return fail(err, errlen, "group %s: the %s layout enables the "
-                        "three TRISCs together; give all three kernels",
-                        gr->name, l->name);
+            return ttr_fail(err, errlen, "group %s: the %s layout enables the "
+                            "three TRISCs together; give all three kernels",
+                            gr->name, l->name);
         }
     }
     for (int i = 0; i < p->neth; i++) {
@@ -1627,15 +1631,15 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
         /* arguments checked now; the tile's {x} {y} are known later */
         if (args_eval(p, b, -1, 0, 0, 0, 0, &p->eth[i].args, words, msg,
                       sizeof(msg)) < 0) {
-            return fail(err, errlen, "%s: %s", p->eth[i].image.path, msg);
+            return ttr_fail(err, errlen, "%s: %s", p->eth[i].image.path, msg);
         }
     }
     if (!load_buffers(p, b, err, errlen) || !dram_check(p, b, err, errlen)) {
         return false;
     }
     if (p->ncbs > l->num_cbs) {
-        return fail(err, errlen, "CB %d: the %s layout has CBs 0-%d",
-                    p->ncbs - 1, l->name, l->num_cbs - 1);
+        return ttr_fail(err, errlen, "CB %d: the %s layout has CBs 0-%d",
+                        p->ncbs - 1, l->name, l->num_cbs - 1);
     }
     /* runtime argument space: the largest count per role, all cores */
     for (int g = 0; g < p->ngroups; g++) {
@@ -1649,7 +1653,7 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
                 if (n < 0) {
                     snprintf(msg, sizeof(msg), "group %s, %s: %s",
                              p->group[g].name, ttr_role_name[ro], err);
-                    return fail(err, errlen, "%s", msg);
+                    return ttr_fail(err, errlen, "%s", msg);
                 }
                 p->rta_words[ro] = (uint32_t)n > p->rta_words[ro]
                                    ? (uint32_t)n : p->rta_words[ro];
@@ -1684,10 +1688,10 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
         }
         gr->image_size = off;
         if (l->kcb_base + off > l->kcb_end) {
-            return fail(err, errlen, "group %s: kernel configuration of %u "
-                        "bytes (arguments, semaphores, CBs, kernels) "
-                        "exceeds the %u-byte area at 0x%x", gr->name, off,
-                        l->kcb_end - l->kcb_base, l->kcb_base);
+            return ttr_fail(err, errlen, "group %s: kernel configuration of %u "
+                            "bytes (arguments, semaphores, CBs, kernels) "
+                            "exceeds the %u-byte area at 0x%x", gr->name, off,
+                            l->kcb_end - l->kcb_base, l->kcb_base);
         }
         kmax = off > kmax ? off : kmax;
     }
@@ -1724,9 +1728,10 @@ bool ttr_prog_layout(TTRProgram *p, const TTRBoard *b, const TTRLayout *l,
         }
         if (cb->addr < USER_L1_BASE ||
             (uint64_t)cb->addr + cb->pages * cb->page_size > TT_L1_SIZE) {
-            return fail(err, errlen, "CB %d [0x%x, +0x%x) is not in the "
-                        "program L1 area [0x%x, 0x%x)", i, cb->addr,
-                        cb->pages * cb->page_size, USER_L1_BASE, TT_L1_SIZE);
+            return ttr_fail(err, errlen, "CB %d [0x%x, +0x%x) is not in the "
+                            "program L1 area [0x%x, 0x%x)", i, cb->addr,
+                            cb->pages * cb->page_size, USER_L1_BASE,
+                            TT_L1_SIZE);
         }
         r[nr] = (TTRRange) { cb->addr, cb->addr + cb->pages * cb->page_size,
                              "", 1, -1 };
@@ -1878,7 +1883,7 @@ bool ttr_open(TTRDevice *d, const char *libpath, const TTRBoard *b,
 
     fclose(log);
     if (missing) {
-        return fail(err, errlen, "%s", msg);
+        return ttr_fail(err, errlen, "%s", msg);
     }
     d->board = b;
     d->layout = l;
@@ -1891,8 +1896,8 @@ bool ttr_open(TTRDevice *d, const char *libpath, const TTRBoard *b,
     }
     id = tt_host_start(&d->lib, ttr_dma_rd, ttr_dma_wr);
     if (id != TT_HOST_BH_ID) {
-        return fail(err, errlen, "%s: PCI id 0x%08x is not a Blackhole "
-                    "(1e52:b140)", libpath, id);
+        return ttr_fail(err, errlen, "%s: PCI id 0x%08x is not a Blackhole "
+                        "(1e52:b140)", libpath, id);
     }
     for (int t = 0; t < b->ntiles; t++) {
         tt_host_tlb_unicast(&d->lib, TTR_WIN_TILE0 + t, b->x[t], b->y[t], 0);
@@ -1920,9 +1925,9 @@ bool ttr_open_chip(TTRDevice *d, const TTRDevice *first, int chip,
     id = d->lib.cfg_rd(d->lib.bdf, 0);
     if (id != TT_HOST_BH_ID) {
         d->lib.handle = NULL;
-        return fail(err, errlen, "%s: no chip %d (PCI device %d reads "
-                    "0x%08x): the program needs a library with %d chips",
-                    first->lib.path, chip, chip, id, chip + 1);
+        return ttr_fail(err, errlen, "%s: no chip %d (PCI device %d reads "
+                        "0x%08x): the program needs a library with %d chips",
+                        first->lib.path, chip, chip, id, chip + 1);
     }
     d->lib.bar0 = tt_host_bar_base(&d->lib, 0x10);
     for (int t = 0; t < d->board->ntiles; t++) {
@@ -2118,9 +2123,10 @@ bool ttr_boot(TTRDevice *d, const char *fwdir, char *err, size_t errlen)
         ok = elf_load(path, &file[ro], &fsize, seg[ro], &nseg[ro], &entry,
                       err, errlen);
         if (ok && entry != l->fw_base[ro]) {
-            ok = fail(err, errlen, "%s: entry 0x%x, but the %s layout puts "
-                      "%s firmware at 0x%x (another --layout?)", path, entry,
-                      l->name, ttr_role_name[ro], l->fw_base[ro]);
+            ok = ttr_fail(err, errlen, "%s: entry 0x%x, but the %s layout "
+                          "puts %s firmware at 0x%x (another --layout?)",
+                          path, entry, l->name, ttr_role_name[ro],
+                          l->fw_base[ro]);
         }
         for (int i = 0; ok && i < nseg[ro]; i++) {
             TTRSeg *s = &seg[ro][i];
@@ -2130,9 +2136,9 @@ bool ttr_boot(TTRDevice *d, const char *fwdir, char *err, size_t errlen)
                           s->memsz <= LDM_BASE + ldm - s->addr;
 
             if (!in_l1 && !in_ldm) {
-                ok = fail(err, errlen, "%s: segment at 0x%x (%u bytes) is "
-                          "neither in L1 nor in the core's %u-byte LDM",
-                          path, s->addr, s->memsz, ldm);
+                ok = ttr_fail(err, errlen, "%s: segment at 0x%x (%u bytes) is "
+                              "neither in L1 nor in the core's %u-byte LDM",
+                              path, s->addr, s->memsz, ldm);
             }
         }
     }
@@ -2177,9 +2183,9 @@ bool ttr_boot(TTRDevice *d, const char *fwdir, char *err, size_t errlen)
     boot_timeout = d->timeout > 60 ? d->timeout : 60;
     left = ttr_wait_done(d, tiles, b->ntiles, boot_timeout);
     if (left) {
-        ok = fail(err, errlen, "firmware of %s did not boot on %d of %d "
-                  "tiles within %.0f s (go message not DONE)", fwdir, left,
-                  b->ntiles, boot_timeout);
+        ok = ttr_fail(err, errlen, "firmware of %s did not boot on %d of %d "
+                      "tiles within %.0f s (go message not DONE)", fwdir, left,
+                      b->ntiles, boot_timeout);
     }
 out:
     for (int ro = 0; ro < TTR_ROLES; ro++) {
@@ -2488,7 +2494,7 @@ static bool wait_prog(TTRDevice *d, const TTRProgram *p, char *err,
         fprintf(stderr, "%d of %d cores not done after %.0f s:\n", left, n,
                 d->timeout);
         ttr_report_busy(d, p, stderr);
-        return fail(err, errlen, "timeout: %d cores still busy", left);
+        return ttr_fail(err, errlen, "timeout: %d cores still busy", left);
     }
     return true;
 }
@@ -2522,15 +2528,15 @@ bool ttr_run_chips(TTRDevice *d, TTRProgram *p, int n, char *err,
     }
     for (int c = 0; c < n; c++) {
         if (!wait_prog(&d[c], &p[c], msg, sizeof(msg))) {
-            return fail(err, errlen, "chip %d: %s", c, msg);
+            return ttr_fail(err, errlen, "chip %d: %s", c, msg);
         }
     }
     for (int c = 0; c < n; c++) {
         left = ttr_eth_wait(&d[c], &p[c], d[c].timeout, err, errlen);
         if (left) {
             return left < 0 ? false
-                   : fail(err, errlen, "timeout: chip %d: %d ERISC kernels "
-                          "still running", c, left);
+                   : ttr_fail(err, errlen, "timeout: chip %d: %d ERISC kernels "
+                              "still running", c, left);
         }
     }
     return true;
@@ -2541,6 +2547,8 @@ bool ttr_run_chips(TTRDevice *d, TTRProgram *p, int n, char *err,
 static const struct { uint8_t x, y; } eth_xy[TTR_ETH_CHANNELS] =
     TT_GRID_ETH_INIT;
 
+/* an ERISC kernel's arguments (at most TTR_MAX_ARGS words) fit its area */
+_Static_assert(ETH_K_MAX_ARGS >= TTR_MAX_ARGS, "ERISC argument words");
 _Static_assert(TTR_WIN_ETH0 + TTR_ETH_CHANNELS <= TT_TLB_2M_COUNT,
                "a 2 MiB window per Tensix tile and Ethernet channel");
 
@@ -2588,7 +2596,7 @@ static bool eth_same_chip(const TTREthInfo *a, const TTREthInfo *b)
 
 void ttr_eth_links(TTRDevice *d, int n)
 {
-    TTREthInfo self[TTR_MAX_CHIPS], local, remote;
+    TTREthInfo self[TTR_MAX_CHIPS], remote;
     bool known[TTR_MAX_CHIPS] = { false }, up[TTR_MAX_CHIPS][TTR_ETH_CHANNELS];
 
     for (int c = 0; c < n; c++) {
@@ -2611,7 +2619,6 @@ void ttr_eth_links(TTRDevice *d, int n)
             if (!up[c][ch]) {
                 continue;
             }
-            eth_info(&d[c], ch, TT_ETH_LOCAL_INFO, &local);
             eth_info(&d[c], ch, TT_ETH_REMOTE_INFO, &remote);
             for (int o = 0; o < n; o++) {
                 if (o != c && known[o] && eth_same_chip(&self[o], &remote)) {
@@ -2667,12 +2674,12 @@ bool ttr_eth_load(TTRDevice *d, TTRProgram *p, char *err, size_t errlen)
         int n;
 
         if (ch < 0) {
-            return fail(err, errlen, "chip %d: no Ethernet link to chip %d "
-                        "is up", p->chip, e->peer);
+            return ttr_fail(err, errlen, "chip %d: no Ethernet link to chip %d "
+                            "is up", p->chip, e->peer);
         }
         if (taken[ch]) {
-            return fail(err, errlen, "chip %d: two ERISC kernels on channel "
-                        "%d", p->chip, ch);
+            return ttr_fail(err, errlen, "chip %d: two ERISC kernels on "
+                            "channel %d", p->chip, ch);
         }
         taken[ch] = true;
         e->channel = ch;
@@ -2680,10 +2687,6 @@ bool ttr_eth_load(TTRDevice *d, TTRProgram *p, char *err, size_t errlen)
                       &e->args, args + 1, err, errlen);
         if (n < 0) {
             return false;
-        }
-        if (n > ETH_K_MAX_ARGS) {
-            return fail(err, errlen, "%s: more than %d argument words",
-                        e->image.path, ETH_K_MAX_ARGS);
         }
         args[0] = n;
         /* E0 held while its image changes (a pooled chip may run one) */
@@ -2728,8 +2731,8 @@ int ttr_eth_wait(TTRDevice *d, const TTRProgram *p, double timeout,
             }
             rc = eth_rd32(d, ch, ETH_K_RESULT);
             if (rc) {
-                fail(err, errlen, "chip %d channel %d: %s returned %u",
-                     p->chip, ch, p->eth[i].image.path, rc);
+                ttr_fail(err, errlen, "chip %d channel %d: %s returned %u",
+                         p->chip, ch, p->eth[i].image.path, rc);
                 return -1;
             }
         }

@@ -17,6 +17,7 @@
 #define TT_RUNTIME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tt-host.h"
@@ -66,6 +67,10 @@ typedef struct TTRBoard {
     uint8_t bank_x[TTR_MAX_BANKS], bank_y[TTR_MAX_BANKS];  /* first port */
     uint8_t prefetch_x, prefetch_y, dispatch_x, dispatch_y;
 } TTRBoard;
+
+/* @fmt into @err (@errlen bytes); returns false, for "return ttr_fail()" */
+bool ttr_fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 const TTRLayout *ttr_layout_find(const char *name);
 const char *ttr_layout_names(void);

@@ -207,7 +207,7 @@ def qemu_noc_all(b):
 class TTSim:
     """ttsim through the libttsim ABI (TLBs: tt-isa-documentation
     BlackholeA0/PCIExpressTile/HostToDeviceTLBs.md)."""
-    PCIE = ttabi.load("pcie-host-abi.h")
+    PCIE = ttabi.pcie()
     BAR0_TLB_CFG = PCIE["TT_TLB_CFG_BASE"]
     TLB_STRIDE = PCIE["TT_TLB_CFG_STRIDE"]
     WINDOW = 1 << PCIE["TT_TLB_2M_SHIFT"]

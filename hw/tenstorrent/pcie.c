@@ -56,19 +56,10 @@ enum {
 #define IATU_CTRL_2_REGION_EN               (1u << 31)
 
 /*
- * DBI DEVICE_CONTROL_DEVICE_STATUS, read by tt-kmd blackhole.c at probe to
- * save MPS, and its PCIe reset value: MPS 128, MRRS 512, RO and no-snoop on.
+ * The DBI's DEVICE_CONTROL_DEVICE_STATUS (read by tt-kmd at probe to save
+ * MPS) and the eDMA read channel are in tt-pcie-host.h; a transfer moves
+ * in chunks of this size.
  */
-#define TT_DBI_DEVCTL           0x78
-#define TT_DBI_DEVCTL_RESET     0x2810
-
-/* eDMA read channel 0 registers in the DBI (ttsim src/libttsim.cpp) */
-#define TT_EDMA_RD_DOORBELL     0x104
-#define TT_EDMA_RD_SIZE         0x11c
-#define TT_EDMA_RD_SAR_LO       0x120
-#define TT_EDMA_RD_SAR_HI       0x124
-#define TT_EDMA_RD_DAR_LO       0x128
-#define TT_EDMA_RD_DAR_HI       0x12c
 #define TT_EDMA_CHUNK           (64 * KiB)
 
 static const uint64_t tt_pcie_bar_size[TT_PCIE_NUM_BARS] = {
@@ -287,7 +278,7 @@ static const MemoryRegionOps tt_pcie_bg_ops = {
     .valid = { .min_access_size = 1, .max_access_size = 8 },
 };
 
-/* PCIe 1: BAR0 0x1FF00000 reaches the ARC tile's APB space (tt-umd) */
+/* PCIe 1: BAR0's ARC APB window reaches the ARC tile's APB space (tt-umd) */
 static MemTxResult tt_pcie_arc_rw(TTPcie *s, hwaddr addr, uint64_t *val,
                                   unsigned size, bool write)
 {

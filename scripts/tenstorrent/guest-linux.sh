@@ -40,7 +40,10 @@ r=$g/root
 rm -rf "$r"
 mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/lib/modules"
 cp "$g/pkgs/bin/busybox" "$r/bin/busybox"
-${CC:-cc} -static -O2 -Wall -Werror -o "$r/tt-guest-test" \
+mkdir -p "$g/include"
+python3 "$src/scripts/tenstorrent/gen-pcie-host.py" \
+    "$src/hw/tenstorrent/data/pcie-host.yaml" "$g/include/tt-pcie-host.h"
+${CC:-cc} -static -O2 -Wall -Werror -I"$g/include" -o "$r/tt-guest-test" \
     "$src/tests/guest/tt-guest-test.c"
 if [ -n "${TT_KMD_KO:-}" ]; then
     [ -f "$TT_KMD_KO" ] || die "TT_KMD_KO=$TT_KMD_KO: no such file"

@@ -3,8 +3,13 @@
 tests, read from the headers themselves (the one source):
 
     import ttabi
-    pcie = ttabi.load("pcie-host-abi.h")
-    pcie["TT_TLB_CFG_BASE"]
+    regs = ttabi.load("riscv-debug-regmap.h")
+    regs["A_SOFT_RESET_0"]
+
+and the host-visible PCIe layout, by the names of the C header generated
+from hw/tenstorrent/data/pcie-host.yaml:
+
+    ttabi.pcie()["TT_TLB_CFG_BASE"]
 
 Handles "#define NAME VALUE" where VALUE is a number (C suffixes u, ull
 allowed), an earlier NAME, or an expression of those with + - * << >> and
@@ -40,3 +45,14 @@ def load(header):
                                   text, re.M):
         consts["A_" + name] = int(value, 0)
     return consts
+
+
+def pcie():
+    """{NAME: int}: tt-pcie-host.h's constants, from pcie-host.yaml"""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "gen_pcie_host", os.path.join(HERE, "gen-pcie-host.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return gen.load(os.path.join(ROOT, "hw", "tenstorrent", "data",
+                                 "pcie-host.yaml"))

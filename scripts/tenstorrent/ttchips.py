@@ -33,7 +33,7 @@ class Chips:
             getattr(lib, f).argtypes = [ctypes.c_uint64, ctypes.c_void_p,
                                         ctypes.c_uint32]
         lib.libttsim_clock.argtypes = [ctypes.c_uint32]
-        pcie = ttabi.load("pcie-host-abi.h")
+        pcie = ttabi.pcie()
         self.cfg_base = pcie["TT_TLB_CFG_BASE"]
         self.cfg_stride = pcie["TT_TLB_CFG_STRIDE"]
         lib.libttsim_init()

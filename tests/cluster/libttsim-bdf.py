@@ -29,7 +29,7 @@ from tttap import ok, skip, done  # noqa: E402
 ABI = ttabi.load("tools/libttsim/libttsim.h")
 STRIDE = ABI["LIBTTSIM_DEVICE_STRIDE"]
 BAR0, BAR2, BAR4 = (ABI["LIBTTSIM_BAR%d_BASE" % n] for n in (0, 2, 4))
-PCIE = ttabi.load("pcie-host-abi.h")
+PCIE = ttabi.pcie()
 TLB_CFG = PCIE["TT_TLB_CFG_BASE"]       # window n's words at + stride n
 TLB_STRIDE = PCIE["TT_TLB_CFG_STRIDE"]
 WINDOW = 3                      # a 2 MiB window the test owns

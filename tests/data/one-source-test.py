@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""One source per constant: the values of the shared ABI headers below are
-typed there and nowhere else in the project's code (C, Python, shell,
-assembler); every other file includes the header or reads it
+"""One source per constant: the values of the shared ABI headers and data
+files below are typed there and nowhere else in the project's code (C,
+Python, shell, assembler); every other file includes the header or reads it
 (scripts/tenstorrent/ttabi.py).  Prints TAP; a constant typed again fails
 with the files that have it.  Likewise the TAP output of the Python tests:
 scripts/tenstorrent/tttap.py defines ok(), no test its own.
@@ -24,7 +24,9 @@ import tttap  # noqa: E402
 # (header, constant): distinctive values only; small numbers are not
 # searchable
 CHECKED = [
-    ("pcie-host-abi.h", "TT_TLB_CFG_BASE"),
+    ("pcie-host.yaml", "TT_TLB_CFG_BASE"),
+    ("pcie-host.yaml", "TT_NOC2AXI_BASE"),
+    ("pcie-host.yaml", "TT_PCIE_ARC_APB_BASE"),
     ("tools/libttsim/libttsim.h", "LIBTTSIM_BAR0_BASE"),
     ("tools/libttsim/libttsim.h", "LIBTTSIM_BAR2_BASE"),
     ("tools/libttsim/libttsim.h", "LIBTTSIM_BAR4_BASE"),
@@ -43,6 +45,8 @@ def files():
 
 
 def header_path(h):
+    if h.endswith(".yaml"):
+        return os.path.join(ROOT, "hw", "tenstorrent", "data", h)
     return os.path.normpath(os.path.join(
         ROOT, h if "/" in h else os.path.join("include", "hw", "tenstorrent",
                                               h)))
@@ -50,7 +54,8 @@ def header_path(h):
 
 sources = {p: open(p, errors="replace").read() for p in files()}
 for header, name in CHECKED:
-    value = ttabi.load(header)[name]
+    value = (ttabi.pcie() if header.endswith(".yaml") else
+             ttabi.load(header))[name]
     lit = re.compile(r"\b0x0*%x(?:[uU]?[lL]{0,2})?\b" % value, re.I)
     home = header_path(header)
     typed = sorted(os.path.relpath(p, ROOT) for p, text in sources.items()

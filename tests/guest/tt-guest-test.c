@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../include/hw/tenstorrent/pcie-host-abi.h"
+#include "tt-pcie-host.h"       /* generated from data/pcie-host.yaml */
 
 #define TLB_CFG         TT_TLB_CFG_BASE
 #define NIU0_NODE_ID    0x1fd04044u

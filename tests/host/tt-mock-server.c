@@ -27,7 +27,7 @@
 #include <sys/types.h>
 
 #include "libvfio-user.h"
-#include "../../include/hw/tenstorrent/pcie-host-abi.h"
+#include "tt-pcie-host.h"       /* generated from data/pcie-host.yaml */
 
 #define MiB                 (1ull << 20)
 #define PAGE_SIZE_MOCK      0x10000u

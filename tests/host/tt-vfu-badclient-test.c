@@ -40,7 +40,7 @@
 
 #include "hw/tenstorrent/dma-mailbox-abi.h"
 #include "hw/tenstorrent/host-map-abi.h"
-#include "hw/tenstorrent/pcie-host-abi.h"
+#include "tt-pcie-host.h"       /* generated from data/pcie-host.yaml */
 #include "tt-test.h"
 #include "vfu-client.h"
 #include "vfu-proto.h"

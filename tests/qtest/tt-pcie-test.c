@@ -50,7 +50,7 @@ static void test_identity_regs(void)
 
     q = qtest_init("-M blackhole,board=p100a");
     g_assert_cmphex(tt_bar_readl(q, 0, NIU0_NODE_ID) & 0x3f, ==, 11);
-    /* ARC reset unit SCRATCH_RAM_2 through BAR0 0x1FF00000 + APB offset */
+    /* ARC reset unit SCRATCH_RAM_2: BAR0's ARC APB window + APB offset */
     g_assert_cmphex(tt_bar_readl(q, 0, 0x1ff30408) & 7, ==, 5);
     qtest_quit(q);
 }

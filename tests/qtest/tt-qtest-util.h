@@ -9,7 +9,7 @@
 #define TT_QTEST_UTIL_H
 
 #include "libqtest.h"
-#include "hw/tenstorrent/pcie-host-abi.h"
+#include "tt-pcie-host.h"       /* generated from data/pcie-host.yaml */
 
 /* Physical Tensix columns (tt-umd soc descriptor) */
 extern const int tt_tensix_cols[14];
@@ -63,6 +63,13 @@ int tt_run_qemu(const char *args, char **err);
 
 /* Directory of the built test firmware ($TT_FIRMWARE_DIR or ../firmware) */
 const char *tt_firmware_dir(void);
+
+/*
+ * The address of symbol @name in the RV32 ELF @elf of tt_firmware_dir(),
+ * so that a test and its firmware share addresses without typing them
+ * twice; fails the test when either is missing
+ */
+uint32_t tt_firmware_symbol(const char *elf, const char *name);
 
 /*
  * The Tensix coprocessor of tile (@x, @y), through the "tt tensix" qtest

@@ -65,7 +65,7 @@
 #include <time.h>
 
 #include "hw/tenstorrent/dma-mailbox-abi.h"
-#include "hw/tenstorrent/pcie-host-abi.h"
+#include "tt-pcie-host.h"       /* generated from data/pcie-host.yaml */
 #include "emu-launch.h"
 #include "libttsim.h"
 #include "mapped.h"
@@ -84,7 +84,7 @@
 
 /*
  * The BAR0 TLB window used by tile_rd/wr_bytes: 2 MiB windows
- * (pcie-host-abi.h).  Window 201 belongs to tt-kmd; 200 is the last one
+ * (tt-pcie-host.h).  Window 201 belongs to tt-kmd; 200 is the last one
  * left.
  */
 #define TLB_CFG_BASE            TT_TLB_CFG_BASE

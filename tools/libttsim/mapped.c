@@ -28,7 +28,7 @@
 #endif
 
 #include "hw/tenstorrent/host-map-abi.h"
-#include "hw/tenstorrent/pcie-host-abi.h"
+#include "tt-pcie-host.h"       /* generated from data/pcie-host.yaml */
 #include "mapped.h"
 
 #define TLB_2M_COUNT            TT_TLB_2M_COUNT

@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "../libttsim/libttsim.h"
-#include "../../include/hw/tenstorrent/pcie-host-abi.h"
+#include "tt-pcie-host.h"       /* generated from data/pcie-host.yaml */
 #include "tt-tile-map.h"        /* generated from the tile map */
 #define TT_PLAIN_REGS "riscv-debug-regmap.h"
 #include "../../include/hw/tenstorrent/plain-regfields.h"

@@ -3,11 +3,11 @@
  * PCIe tile's side of the NOC (tt-isa-documentation BlackholeA0/
  * PCIExpressTile; tt-kmd blackhole.c).
  *
- * BAR0 (512 MiB): 202 TLB windows of 2 MiB, their configuration registers
- * at TT_TLB_CFG_BASE, the PCIe tile's NIUs at 0x1FD04000/0x1FD14000 and, on
- * PCIe 1 (P100A), the ARC APB window at 0x1FF00000.  BAR2 (1 MiB): the
- * controller's DBI with the outbound iATU at 0x1000 and eDMA read channel 0
- * at 0x100.  BAR4 (32 GiB): eight 4 GiB TLB windows.  A window access
+ * BAR0 (512 MiB): 202 TLB windows of 2 MiB, their configuration
+ * registers, the PCIe tile's NIUs and, on PCIe 1 (P100A), the ARC APB
+ * window.  BAR2 (1 MiB): the controller's DBI with the outbound iATU and
+ * eDMA read channel 0.  BAR4 (32 GiB): eight 4 GiB TLB windows.  Where
+ * each is: data/pcie-host.yaml, as tt-pcie-host.h.  A window access
  * becomes a NOC transaction issued by the PCIe tile's NIU on the window's
  * NOC; NOC transactions that reach the PCIe tile go to host memory
  * (directly or through the iATU), to the DBI or to the NIU registers.
@@ -35,27 +35,13 @@
 #include "system/memory.h"
 #include "hw/tenstorrent/grid.h"
 #include "hw/tenstorrent/niu.h"
-#include "hw/tenstorrent/pcie-host-abi.h"   /* IDs, BARs, TLB windows */
+#include "hw/tenstorrent/tt-pcie-host.h"    /* generated: pcie-host.yaml */
 #include "qom/object.h"
 
 #define TYPE_TT_PCIE "tt-pcie"
 OBJECT_DECLARE_SIMPLE_TYPE(TTPcie, TT_PCIE)
 
-#define TT_PCI_CLASS            0x120000    /* processing accelerator */
 #define TT_PCIE_NUM_BARS        3           /* BAR0, BAR2, BAR4 */
-
-#define TT_TLB_CFG_SIZE         0x1000u
-#define TT_NOC2AXI_BASE         0x1fd00000u
-#define TT_NOC2AXI_NIU(n)       (TT_NOC2AXI_BASE + 0x4000u + (n) * 0x10000u)
-#define TT_NOC2AXI_NIU_SIZE     0x2000u
-#define TT_PCIE_ARC_APB_BASE    0x1ff00000u     /* PCIe 1 only */
-#define TT_PCIE_ARC_APB_NOC     0x80000000u
-
-/* Outbound iATU in BAR2 (tt-kmd blackhole.c) */
-#define TT_IATU_REGIONS         16
-#define TT_IATU_BASE            0x1000u
-#define TT_IATU_STRIDE          0x200u
-#define TT_IATU_REGS            9
 
 /* NOC addresses at the PCIe tile: bits [63:58] select a window */
 #define TT_PCIE_WIN_SHIFT       58

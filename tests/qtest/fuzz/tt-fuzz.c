@@ -45,7 +45,8 @@
 #include "tests/qtest/libqtest.h"
 #include "fuzz.h"
 #include "tt-fuzz.h"
-#include "hw/tenstorrent/pcie-host-abi.h"
+#include "tt-pcie-host.h"       /* generated from data/pcie-host.yaml */
+#include "tt-tile-map.h"        /* generated from data/tile-map.yaml */
 
 /* A P150 with only Tensix column 1 (tiles (1, 2) .. (1, 11)) */
 #define TT_FUZZ_MACHINE "-accel qtest -M blackhole,harvested-tensix-cols=" \
@@ -59,25 +60,15 @@
 #define TT_FUZZ_ARC_X   8
 #define TT_FUZZ_PCIE_X  2
 
-#define TT_NIU_BASE(n)      (0xffb20000u + (n) * 0x10000u)
-#define TT_PUSH_BASE        0xffe40000u
-#define TT_GPR_BASE         0xffe00000u
-#define TT_PCBUF_BASE       0xffe80000u
-#define TT_CFG_BASE         0xffef0000u
-#define TT_MOPCFG_BASE      0xffb80000u
+/* a tile's blocks, from the generated tile map */
+#define TT_NIU_BASE(n)      (TT_TILE_NIU0_BASE + \
+                             (n) * (TT_TILE_NIU1_BASE - TT_TILE_NIU0_BASE))
+#define TT_PUSH_BASE        TT_TILE_INSTRN_BUF_BASE
+#define TT_GPR_BASE         TT_TILE_TENSIX_GPR_BASE
+#define TT_PCBUF_BASE       TT_TILE_PC_BUF_BASE
+#define TT_CFG_BASE         TT_TILE_TENSIX_CFG_BASE
+#define TT_MOPCFG_BASE      TT_TILE_MOP_CFG_BASE
 
-/* BAR layout (include/hw/tenstorrent/pcie.h) */
-#define TT_BAR0_TLB_CFG     TT_TLB_CFG_BASE
-#define TT_BAR0_NOC2AXI     0x1fd00000u
-#define TT_BAR0_ARC_APB     0x1ff00000u
-#define TT_BAR0_SIZE        0x20000000u
-#define TT_BAR2_SIZE        0x100000u
-#define TT_EDMA_DOORBELL    0x104u
-#define TT_EDMA_SIZE        0x11cu
-#define TT_EDMA_SAR_LO      0x120u
-#define TT_EDMA_SAR_HI      0x124u
-#define TT_EDMA_DAR_LO      0x128u
-#define TT_EDMA_DAR_HI      0x12cu
 #define TT_HOST_MEM_SIZE    (64u << 20)
 
 static const char *const tt_role[5] = {
@@ -420,22 +411,22 @@ static uint64_t tt_bar_offset(TTFuzzIn *in, int *bar)
     switch (sel % 10) {
     case 0:     /* TLB configuration (3 words per window, strided too) */
         *bar = 0;
-        return TT_BAR0_TLB_CFG + (v % 0x1000 & ~3u);
+        return TT_TLB_CFG_BASE + (v % 0x1000 & ~3u);
     case 1:     /* the first 2 MiB TLB windows */
         *bar = 0;
         return v % (16u << 21);
     case 2:     /* the NOC2AXI NIUs */
         *bar = 0;
-        return TT_BAR0_NOC2AXI + (v % 0x40000 & ~3u);
+        return TT_NOC2AXI_BASE + (v % 0x40000 & ~3u);
     case 3:     /* the ARC APB window */
         *bar = 0;
-        return TT_BAR0_ARC_APB + (v % 0x100000);
+        return TT_PCIE_ARC_APB_BASE + (v % 0x100000);
     case 4:     /* iATU and eDMA */
         *bar = 2;
         return v % 0x3000 & ~3u;
     case 5:
         *bar = 2;
-        return v % TT_BAR2_SIZE;
+        return v % TT_PCIE_BAR2_SIZE;
     case 6:     /* BAR4: 4 GiB windows */
         *bar = 4;
         return v % (32ull << 30);
@@ -444,7 +435,7 @@ static uint64_t tt_bar_offset(TTFuzzIn *in, int *bar)
         return (v & 7) << 32 | (v >> 32) % 0x2000;
     default:
         *bar = 0;
-        return v % TT_BAR0_SIZE;
+        return v % TT_PCIE_BAR0_SIZE;
     }
 }
 
@@ -465,21 +456,21 @@ static void tt_edma(QTestState *s, TTFuzzIn *in)
         size %= 0x40000;                /* and a short transfer */
     }
     if (!(sel & 4)) {
-        dar %= TT_BAR0_SIZE;
+        dar %= TT_PCIE_BAR0_SIZE;
     }
-    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_SAR_LO, (uint32_t)sar);
-    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_SAR_HI,
+    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_RD_SAR_LO, (uint32_t)sar);
+    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_RD_SAR_HI,
            (uint32_t)(sar >> 32));
-    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_DAR_LO, dar);
+    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_RD_DAR_LO, dar);
     if (sel & 8) {
         dar_hi = in32(in);
     }
     if (sel & 16) {
         bell = in32(in);
     }
-    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_DAR_HI, dar_hi);
-    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_SIZE, size);
-    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_DOORBELL, bell);
+    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_RD_DAR_HI, dar_hi);
+    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_RD_SIZE, size);
+    tt_cmd(s, "tt writel bar 2 - 0x%x 0x%x", TT_EDMA_RD_DOORBELL, bell);
     /*
      * The controller refuses a doorbell other than 1 (read channel 0) and
      * a transfer that is empty, unaligned or leaves BAR0, leaving SIZE as
@@ -487,11 +478,11 @@ static void tt_edma(QTestState *s, TTFuzzIn *in)
      * still running then overlaps what follows, as it may)
      */
     if (bell != 1 || !size || (size | dar) & 3 || dar_hi ||
-        (uint64_t)dar + size > TT_BAR0_SIZE) {
+        (uint64_t)dar + size > TT_PCIE_BAR0_SIZE) {
         return;
     }
     for (int i = 0; i < 200; i++) {
-        if (!tt_cmd_readl(s, "bar 2 -", TT_EDMA_SIZE)) {
+        if (!tt_cmd_readl(s, "bar 2 -", TT_EDMA_RD_SIZE)) {
             break;
         }
         bql_unlock();

@@ -5,6 +5,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "elf.h"
 #include "qemu/cutils.h"
 #include "tt-qtest-util.h"
 #include "qemu/bswap.h"
@@ -218,6 +219,43 @@ const char *tt_firmware_dir(void)
     const char *d = g_getenv("TT_FIRMWARE_DIR");
 
     return d ? d : "../firmware";
+}
+
+uint32_t tt_firmware_symbol(const char *elf, const char *name)
+{
+    g_autofree char *path = g_build_filename(tt_firmware_dir(), elf, NULL);
+    g_autofree gchar *img = NULL;
+    const Elf32_Ehdr *eh;
+    gsize len;
+
+    g_assert_true(g_file_get_contents(path, &img, &len, NULL));
+    eh = (const Elf32_Ehdr *)img;
+    g_assert_true(len >= sizeof(*eh) && !memcmp(eh->e_ident, ELFMAG, SELFMAG));
+    g_assert_cmpuint(eh->e_ident[EI_CLASS], ==, ELFCLASS32);
+    g_assert_cmpuint((uint64_t)eh->e_shoff + (uint64_t)eh->e_shnum *
+                     sizeof(Elf32_Shdr), <=, len);
+    for (int i = 0; i < eh->e_shnum; i++) {
+        const Elf32_Shdr *sh = (const Elf32_Shdr *)(img + eh->e_shoff) + i;
+        const Elf32_Shdr *strs;
+
+        if (sh->sh_type != SHT_SYMTAB || sh->sh_link >= eh->e_shnum) {
+            continue;
+        }
+        strs = (const Elf32_Shdr *)(img + eh->e_shoff) + sh->sh_link;
+        g_assert_cmpuint((uint64_t)sh->sh_offset + sh->sh_size, <=, len);
+        g_assert_cmpuint((uint64_t)strs->sh_offset + strs->sh_size, <=, len);
+        for (uint32_t k = 0; k < sh->sh_size / sizeof(Elf32_Sym); k++) {
+            const Elf32_Sym *sym = (const Elf32_Sym *)(img + sh->sh_offset) +
+                                   k;
+
+            if (sym->st_name < strs->sh_size &&
+                !strncmp(img + strs->sh_offset + sym->st_name, name,
+                         strs->sh_size - sym->st_name)) {
+                return sym->st_value;
+            }
+        }
+    }
+    g_error("%s: no symbol %s", path, name);
 }
 
 void tt_tlb_2m(QTestState *q, int n, uint64_t addr, int xs, int ys,

@@ -52,8 +52,8 @@ qemu: $(BUILD)/config.mk
 	    $(addprefix tests/qtest/,$(TT_QTESTS))
 
 # The meson project: libttsim.so and its tests, tt-host-run, tt-kernel-run,
-# tt-matmul-demo, tt-run, tt-bench-ref, the firmware of tests/firmware,
-# tests/tensix/fw and bench/fw (cross file scripts/riscv32-elf.ini)
+# tt-matmul-demo, tt-run, tt-bench-ref, the firmware of firmware/tensix,
+# tests/firmware and bench/fw (cross file scripts/riscv32-elf.ini)
 $(MESON_BUILD)/build.ninja:
 	@./scripts/install-deps.sh
 	meson setup --cross-file scripts/riscv32-elf.ini $(MESON_BUILD)
@@ -64,12 +64,12 @@ parts: $(MESON_BUILD)/build.ninja
 # names for parts of it (meson builds them all in seconds)
 firmware libttsim host-run bench-fw kernel-run tensix-fw matmul-demo: parts
 
-# tt-run's worker firmware, fast-dispatch and test kernels
-# (tests/dispatch/dispatch-test.sh) are still built by their Makefile
+# tt-run's worker firmware, fast-dispatch and example kernels
+# (firmware/dispatch) are still built by their Makefile
 dispatch: parts dispatch-fw
 
 dispatch-fw:
-	@$(MAKE) -s -C tests/dispatch O=$(abspath $(BUILD))/dispatch
+	@$(MAKE) -s -C firmware/dispatch O=$(abspath $(BUILD))/dispatch
 
 # the vfio-user client QEMU of the guest Linux test (tests/guest/)
 X86_BUILD = $(BUILD)/qemu-x86

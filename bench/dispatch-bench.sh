@@ -1,5 +1,5 @@
 #!/bin/sh
-# Kernel launches the tt-metal way through tools/tt-run (tests/dispatch's
+# Kernel launches the tt-metal way through tools/tt-run (firmware/dispatch's
 # worker firmware and kernels): launch latency, from the host's launch
 # call to every core's DONE (slow dispatch) or to the completion event
 # (fast dispatch), on 1 tile and on every tile of a P150 (140 slow, 138

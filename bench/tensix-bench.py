@@ -3,7 +3,7 @@
 
   bench/tensix-bench.py --build BUILD [--ttsim /path/to/libttsim.so]
 
-Runs the Tensix kernels of tests/tensix/fw (unpack, math and pack on the
+Runs the Tensix kernels of firmware/tensix (unpack, math and pack on the
 three TRISCs, as tt-metal's compute kernels do) through
 tools/tt-kernel-run --bench: the same kernel on one Tensix tile and on all
 140 at once, each run timed from the release of the TRISCs to the last

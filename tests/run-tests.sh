@@ -212,7 +212,7 @@ host_run() {
 }
 suite host host-run host_run
 
-# The Tensix datapath end to end: tests/tensix/fw's unpack/math/pack
+# The Tensix datapath end to end: firmware/tensix's unpack/math/pack
 # kernels (copy, eltwise, matmul, reduce, transpose, tilize, BFP8, FP32)
 # through libttsim.so, checked against the host reference
 # tools/runtime/tt-ref.c;

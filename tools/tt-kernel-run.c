@@ -1,5 +1,5 @@
 /*
- * Runs the Tensix kernels of tests/tensix/fw (tt-kernels.bin) on one
+ * Runs the Tensix kernels of firmware/tensix (tt-kernels.bin) on one
  * Tensix tile through nothing but the libttsim C ABI, and checks every
  * result against the host reference tools/runtime/tt-ref.c:
  *

@@ -8,7 +8,7 @@
  *                  [--dump FILE] [--corrupt T]
  *
  * The host writes A (M x K) and B (K x N) to GDDR as 32x32 tiles
- * interleaved across the banks, loads tests/tensix/fw's image into each
+ * interleaved across the banks, loads firmware/tensix's image into each
  * Tensix tile with a parameter block naming its share of C's tiles
  * (TTK_MM_DRAM, kernel-params.h) and releases all five cores: NCRISC
  * streams the operands in over the NOC, TRISC0-2 unpack, multiply (MVMUL,

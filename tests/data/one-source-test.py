@@ -32,7 +32,8 @@ CHECKED = [
     ("tools/libttsim/libttsim.h", "LIBTTSIM_BAR4_BASE"),
     ("tools/libttsim/libttsim.h", "LIBTTSIM_DEVICE_STRIDE"),
 ]
-DIRS = ("hw", "include", "target", "tools", "tests", "bench", "scripts")
+DIRS = ("hw", "include", "target", "tools", "firmware", "tests", "bench",
+        "scripts")
 EXTS = (".c", ".h", ".py", ".sh", ".S", ".inc")
 
 

@@ -7,7 +7,7 @@
  * fields come from tt-tensix-config.h.  The constants at the end check
  * the instructions only these tests use against words worked out by hand
  * from tt-llk's field layouts (tt_llk_blackhole/common/inc/ckernel_ops.h);
- * tests/tensix/fw/tt-insn.h checks more.
+ * firmware/tensix/tt-insn.h checks more.
  */
 #ifndef TT_FW_TENSIX_H
 #define TT_FW_TENSIX_H

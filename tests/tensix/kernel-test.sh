@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Tensix kernel tests: tools/tt-kernel-run runs the unpack/math/pack
-# kernels of tests/tensix/fw on one Tensix tile of a libttsim-ABI library
+# kernels of firmware/tensix on one Tensix tile of a libttsim-ABI library
 # and checks every result against the host reference (tools/runtime/tt-ref.c).
 # Prints TAP; skips (1..0 # SKIP) when the library or the programs are
 # missing.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The Tensix hand-offs under pressure: the kernels of tests/tensix/fw whose
+# The Tensix hand-offs under pressure: the kernels of firmware/tensix whose
 # MOPs are pushed word by word (the *-words cases of tt-kernel-run: the
 # unpacker's SrcA and SrcB hand-overs reach the coprocessor one store at
 # a time, as in kernels that compute their instructions) run many times

@@ -846,7 +846,7 @@ void tt_ref_reduce(const TTRefPipe *pp, bool col, bool max,
 /* ================================================== vector unit === */
 
 /*
- * Eltwise unary SFPU operations (tests/tensix/fw sfpu.c): each datum goes
+ * Eltwise unary SFPU operations (firmware/tensix sfpu.c): each datum goes
  * through datacopy into Dst, the Vector Unit loads it as FP32 (SFPLOAD
  * with the implied format: BF16 from a 16-bit Dst, FP32 from a 32-bit
  * one), computes, stores it back (SFPSTORE: BF16 by truncation,

@@ -1,5 +1,5 @@
 /*
- * Host reference for the Tensix kernels of tests/tensix/fw: what the
+ * Host reference for the Tensix kernels of firmware/tensix: what the
  * unpack -> matrix unit -> pack pipeline should write to L1, computed from
  * the public description of the hardware arithmetic
  * (tenstorrent/tt-isa-documentation, WormholeB0/TensixTile/
@@ -39,7 +39,7 @@ enum {
     TT_REF_INT8 = 14,               /* sign-magnitude */
 };
 
-/* The pipeline a kernel runs, as tests/tensix/fw's parameter block says */
+/* The pipeline a kernel runs, as firmware/tensix's parameter block says */
 typedef struct TTRefPipe {
     bool dst_fp32;          /* Dst in 32-bit (FP32) mode */
     int fidelity;           /* 0 = LoFi (phase 0 only), 2..4 = HiFi2..4 */
@@ -125,7 +125,7 @@ void tt_ref_reduce(const TTRefPipe *pp, bool col, bool max,
                    TTRefExpect *out);
 
 /*
- * Eltwise unary SFPU operations, numbered as tests/tensix/fw's
+ * Eltwise unary SFPU operations, numbered as firmware/tensix's
  * TTK_SFPU_*: A (@ntiles) through datacopy to Dst, the operation (with
  * its parameter @arg: threshold or slope as FP32 bits, the last topk
  * phase) on each tile, packed.  TOPK takes four tiles, values in 0-1 and

@@ -6,7 +6,7 @@
  * semaphores, circular buffers, L1 and GDDR buffers) built into
  * tt-metal's kernel configuration and launch message, launched either
  * through TLB windows (slow dispatch) or through the fast-dispatch
- * command queue of tests/dispatch (tt-cq.c).
+ * command queue of firmware/dispatch (tt-cq.c).
  *
  * Device-side contract: tools/abi/layout.h (L1 layout and launch
  * message per tt-metal generation), tools/abi/cq.h (command queue).

@@ -15,14 +15,14 @@
  * waits on; BRISC writes each output tile to GDDR once the packer has
  * published it in packed, and reports done once the writes are
  * acknowledged.  NOC commands go one at a time through a command buffer
- * (tests/firmware/noc.h); completion is counted with the NIU's read
+ * (firmware/common/noc.h); completion is counted with the NIU's read
  * response and write acknowledgement counters, as tt-metal's
  * noc_async_read_barrier()/noc_async_write_barrier() do.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "ttk.h"
-#include "../../firmware/noc.h"
+#include "noc.h"
 
 #define NOC_WRITER          0   /* BRISC: command buffer 0 */
 #define NOC_READER          0   /* NCRISC: command buffer 1 */

@@ -1,5 +1,5 @@
 /*
- * The stream protocol of tests/dispatch's ERISC kernels (eth-send.c,
+ * The stream protocol of firmware/dispatch's ERISC kernels (eth-send.c,
  * eth-recv.c): chunks of a buffer through two slots of the Ethernet
  * tiles' L1, each followed by a count of chunks sent; the receiver
  * answers with the count it has delivered, which frees the slot.  Both

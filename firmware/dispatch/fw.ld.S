@@ -3,7 +3,7 @@
  * layout and a role: text in L1 at the layout's firmware base for the
  * role, up to the next role's; data and bss in the core's LDM at
  * 0xFFB00000, loaded by the host at the layout's LDM image address, from
- * where tests/firmware/boot-crt.S copies it (tt-metal do_crt1()).
+ * where firmware/common/boot-crt.S copies it (tt-metal do_crt1()).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -5,10 +5,10 @@
  * cb_wait_front / unpack / math / pack / cb_push_back sequence
  * (tt-metal tt_metal/programming_examples eltwise_binary and
  * matmul_single_core).  The Tensix work itself is the unpack, math and
- * pack code of tests/tensix/fw (tt-llk's Blackhole LLK shape), linked in
+ * pack code of firmware/tensix (tt-llk's Blackhole LLK shape), linked in
  * and handed a parameter block of this kernel's own, whose operand
  * addresses are the CBs'.  Their progress words (set_stage) land in
- * tests/tensix/fw's parameter area at L1 0x1F000, which tt-run leaves
+ * firmware/tensix's parameter area at L1 0x1F000, which tt-run leaves
  * unused (its CBs and buffers start at 0x20000).
  *
  * One pass over the whole operands: the CBs hold every tile.  FP32 Dst;

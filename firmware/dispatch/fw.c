@@ -32,7 +32,7 @@
  * coordinates as runtime arguments), no remote CBs, no watcher, profiler
  * or preloading, and the Tensix coprocessor is left as reset leaves it
  * beyond the clock and cache settings (compute kernels set up what they
- * use, as tests/tensix/fw does).
+ * use, as firmware/tensix does).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

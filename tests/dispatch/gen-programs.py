@@ -44,13 +44,23 @@ import random
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts", "tenstorrent"))
+import ttgrid  # noqa: E402
+
 PAGE = 1024
 WORDS = PAGE // 4
 
 
 def cols(board):
-    return [1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14] + \
-        ([15, 16] if board == "p150" else [])
+    """
+    the board's translated Tensix columns: the first of the grid's, as
+    many as the board has unharvested (translation moves harvested ones to
+    the end)
+    """
+    g = ttgrid.load()
+    return g.tensix_cols[:len(g.tensix_cols) -
+                         len(g.board(board)["harvested_columns"])]
 
 
 def pack(words):

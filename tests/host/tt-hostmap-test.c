@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "tt-grid.h"             /* generated from data/grid.yaml */
 #include "tt-rv32.h"
 #include "tt-test.h"
 
@@ -69,13 +70,12 @@
 #define NIU_ROUTER_CFG3(noc) (0xffb20110u + (noc) * 0x10000u)
 #define STREAM0_REG0    0xffb40000u     /* plain storage: the doorbell */
 
-/* P150 Tensix columns (tt-umd blackhole_implementation.hpp), translated */
-static const uint8_t tensix_x[] = { 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14,
-                                    15, 16 };
+/* P150 Tensix columns, translated (grid.yaml: unharvested, all of them) */
+static const uint8_t tensix_x[] = TT_GRID_TENSIX_COLS_INIT;
 #define TENSIX_Y0       2
 #define TENSIX_Y1       11
-#define GRID_W          17
-#define GRID_H          12
+#define GRID_W          TT_GRID_W
+#define GRID_H          TT_GRID_H
 #define DRAM_VX0        17          /* translated DRAM: x 17/18, y 12-23 */
 #define DRAM_VY0        12
 /* physical DRAM ports: x 0 (banks 0-3) or 9 (banks 4-7) */

@@ -1231,13 +1231,14 @@ TTS_EXPORT void libttsim_select_device_by_id(uint32_t chip_id)
 /*
  * ttsim's in-process Ethernet switch between the chips of one process.
  * Our chips are separate QEMU processes whose Ethernet tiles are linked by
- * QEMU's own networking, not by the library: the calls are accepted, and
- * reported once, so that a host building a multichip cluster learns that
- * these links are not made.
+ * QEMU's own networking, not by the library: the calls are accepted.  A
+ * cluster library's chips are linked already (the emu-args beside it); a
+ * one-chip library reports the calls once, so that a host building a
+ * multichip cluster out of it learns that these links are not made.
  */
 static void tts_eth_note(const char *fn)
 {
-    if (!tts.eth_noted) {
+    if (!tts.eth_noted && tts.nchips == 1) {
         tts.eth_noted = true;
         fprintf(stderr, "libttsim: %s(): Ethernet links between the chips "
                 "of one process are not emulated by this library; each "

@@ -25,6 +25,8 @@
 #                   ASan + UBSan qemu-system-riscv32 (same build/fuzz)
 #   make check-full make check, the Tensix stress test at 1000 runs (100
 #                   on 140 tiles), make sanitize and a short make fuzz
+#   make check-series build the QEMU patch series one patch at a time in
+#                   build/series (about 15 minutes on 2 cores)
 
 BUILD ?= build
 -include $(BUILD)/config.mk
@@ -151,11 +153,15 @@ check-full: check
 	@$(MAKE) sanitize
 	@$(MAKE) fuzz
 
+# every prefix of patches/qemu applies and builds, in a build of its own
+check-series: deps
+	@scripts/tenstorrent/series-build.sh $(BUILD)/series
+
 clean:
 	rm -rf $(BUILD)
 
 .PHONY: fuzz fuzz-build sanitize sanitize-build check-full fuzz-tensix \
-	umd-check
+	umd-check check-series
 
 .PHONY: all deps qemu firmware check demo bench clean x86-client libttsim \
         host-run bench-fw kernel-run tensix-fw matmul-demo dispatch \

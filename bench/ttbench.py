@@ -337,7 +337,7 @@ def main():
         if tiles == 1:
             one_core[w] = ours
     # Guard: L1 stores run as fast as register work (0.9-1.0x when the
-    # TLB is right; 0.16x when a small TLB thrashed, patch 0034)
+    # TLB is right; 0.16x when a small TLB thrashed, patch 0025)
     if one_core.get("w1") and one_core.get("w2"):
         ratio = one_core["w2"] / one_core["w1"]
         row("W2 / W1 on one BRISC (guard: >= 0.8)%s" %

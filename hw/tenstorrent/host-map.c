@@ -82,7 +82,7 @@ static void tt_host_map_bits(uint64_t *map, uint64_t first, uint64_t last,
 }
 
 /*
- * RAMBlock code_notify of a tile's L1 and LDMs (patch 0023): a TB now
+ * RAMBlock code_notify of a tile's L1 and LDMs (patch 0015): a TB now
  * covers [offset, offset + len), or no TB overlaps it any more.  Marks
  * every line a TB touches; clears only lines wholly inside a range known
  * to be free of code, since a TB may still cover the rest of a line.

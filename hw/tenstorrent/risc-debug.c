@@ -16,14 +16,14 @@
  * qtest: BQL held, no current CPU) complete before the register write
  * returns, as tt-exalens expects (it checks the halt at once); commands
  * from a core's NOC traffic are queued to the target core.  A step runs
- * TCG's single-step mode on that core; patch 0018's hook takes its debug
+ * TCG's single-step mode on that core; patch 0011's hook takes its debug
  * exception so the rest of the chip keeps running.
  *
  * Blackhole specifics followed here: tt-exalens and blackhole-py send STEP
  * twice per instruction (a documented hardware bug), so the first STEP of
  * a pair arms and the second executes one instruction; SET_PC takes the
  * new PC from DR3 as tt-exalens writes it (the ISA text says DR4).
- * ebreak and ecall pause the core (patch 0019), as DebugInterface.md says.
+ * ebreak and ecall pause the core (patch 0035), as DebugInterface.md says.
  * The eight breakpoint/watchpoint slots (DR5 modes, DR10-17 addresses)
  * become QEMU breakpoints (flagged as gdb's, the only kind TCG stops at)
  * and watchpoints (32-bit word, stopping after the access) of that core;
@@ -162,7 +162,7 @@ static uint32_t tt_dbg_slot_hit(CPUState *cs, TTRiscDebugCore *c)
 }
 
 /*
- * Patch 0018: a debug exception on a core of this interface: the end of
+ * Patch 0011: a debug exception on a core of this interface: the end of
  * its single step, or one of its breakpoints or watchpoints.  Anything
  * else is gdb's.
  */
@@ -196,7 +196,7 @@ static bool tt_dbg_debug_hook(CPUState *cs)
 }
 
 /*
- * Patch 0019: ebreak or ecall on a core (its PC on the instruction, inside
+ * Patch 0035: ebreak or ecall on a core (its PC on the instruction, inside
  * the execution loop, BQL held).  The core pauses after it, with DR0 =
  * halted | ebreak (DebugInterface.md; tt-exalens expects the PC after the
  * ebreak).  NCRISC pauses too, with no debug interface to resume it: only

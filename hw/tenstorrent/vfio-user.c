@@ -8,7 +8,7 @@
  * UNIX socket with the bundled libvfio-user, for QEMU's vfio-user-pci in
  * another QEMU (a guest Linux with tt-kmd) or for the project's libttsim
  * library.  BARs are trapped (no mmap areas; the chip's RAM is offered
- * separately, see below), BAR4 is 32 GiB (patch 0012 makes libvfio-user's
+ * separately, see below), BAR4 is 32 GiB (patch 0006 makes libvfio-user's
  * region sizes 64-bit), INTx only.
  *
  * Device-to-host DMA: host memory a client registers with a file

@@ -32,7 +32,7 @@ timeout.
 What the session must do to work with QEMU's gdbstub (docs/system/riscv/blackhole.rst, "Debugging with gdb"):
   * attach all five inferiors: QEMU resumes only attached processes;
   * a breakpoint has one location per inferior (break checkpoint after
-    "file" in every inferior); patch 0014 puts each into its own
+    "file" in every inferior); patch 0008 puts each into its own
     cluster's CPUs only (unpatched QEMU put every copy into every CPU and
     gdb's step-over never got past them);
   * set schedule-multiple off while such a breakpoint is in code that

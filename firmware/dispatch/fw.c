@@ -282,7 +282,7 @@ int main(void)
 
 #define THREAD              (ROLE - 2)
 #define SYNC                MB8(MB_SUBORDINATE_SYNC + 1 + THREAD)
-#define TT_GPR(n)           (0xffe00000u + 4u * (n))
+#define TT_GPR(n)           (TT_TILE_TENSIX_GPR_BASE + 4u * (n))
 
 /* tt-metal trisc.cc init_sync_registers(): CB pages received/acked = 0 */
 static void init_sync_registers(void)

@@ -55,9 +55,14 @@
 #define DISPATCH_MODE_DEV       0u
 #define DISPATCH_MODE_HOST      1u
 
-/* Worker completions: stream 48 + go_msg.dispatch_message_offset, reg 270 */
+/*
+ * Worker completions: stream 48 + go_msg.dispatch_message_offset, reg 270.
+ * The overlay's base is the tile map's (tt-tile-map.h, which every user of
+ * STREAM_ADDR includes; this header stays free of C types for fw.ld.S).
+ */
 #define FIRST_STREAM_USED       48
-#define STREAM_ADDR(s, r)       (0xffb40000u + 0x1000u * (s) + 4u * (r))
+#define STREAM_ADDR(s, r)       (TT_TILE_NOC_OVERLAY_BASE + 0x1000u * (s) + \
+                                 4u * (r))
 #define STREAM_BUF_START_REG    8       /* CB tiles_acked */
 #define STREAM_BUF_SIZE_REG     10      /* CB tiles_received */
 #define STREAM_SPACE_UPDATE_REG 270     /* write-only */

@@ -14,7 +14,6 @@
 #include "tt-niu-cmd.h"
 
 #define ELF         "park-echo.elf"
-#define ECHO_BUSY   0xb0b0b0b0u
 #define ROUNDS      200
 #define WAIT_MS     20000
 
@@ -110,7 +109,9 @@ static void test_busy_runs(void)
     uint32_t before;
 
     g_assert_true(wait_parked(q, 1, 3));
-    tt_writel(q, 1, 3, "brisc", cmd_addr, ECHO_BUSY);
+    tt_writel(q, 1, 3, "brisc", cmd_addr,
+              tt_readl(q, 1, 3, "brisc",
+                       tt_firmware_symbol(ELF, "echo_busy_cmd")));
     for (int ms = 0; ms < WAIT_MS &&
          !tt_readl(q, 1, 3, "brisc", busy_addr); ms++) {
         g_usleep(1000);

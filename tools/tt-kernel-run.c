@@ -1237,6 +1237,15 @@ static void fuzz_make(const Opts *o, uint64_t seed, bool ttsim, FuzzProg *f)
     if (fuzz_next(&s) % 4 == 0 && !ttsim) {
         f->flags |= CASE_WORDS;     /* WORDS_TTSIM */
     }
+    /*
+     * Matrix-unit operands now and then 2^-12..2^4: products of one group
+     * then lie up to 32 binades apart, and those 12 to 15 below the
+     * group's largest decide whether a last unit is kept (MVMUL.md)
+     */
+    if ((t->op == MM || t->op == EW) && f->data == DATA_NORMAL &&
+        fuzz_next(&s) % 4 == 0) {
+        f->data = DATA_WIDE;
+    }
 }
 
 /*

@@ -202,6 +202,35 @@ static void test_mvmul_groups(void)
 }
 
 /*
+ * The top of the range, FP32 Dst, LoFi (slices exact for these operands):
+ * a product of exponent 254 is finite, one of 255 or more is the
+ * exponent-255 pattern (Inf).  SrcA[0] = [2^127, 1.5 * 2^127], SrcB rows
+ * 0, 1 = [1.0], [2.0]; Dst in its FP32 style (sign, 7 mantissa bits,
+ * exponent | low 16 mantissa bits):
+ *   Dst[0][0] = 2^127 (0x7f000000)       -> 0x00fe0000
+ *   Dst[0][1] = 1.5 * 2^127 (0x7f400000) -> 0x40fe0000
+ *   Dst[1][0] = 2^128, Dst[1][1] = 3 * 2^127: Inf -> 0x00ff0000
+ */
+static void test_mvmul_range(void)
+{
+    uint16_t a[16 * 16] = { [0] = 0x7f00, [1] = 0x7f40 };
+    uint16_t b[8 * 16] = { [0] = 0x3f80, [16] = 0x4000 };
+    static const uint32_t exp[2][16] = {
+        { 0x00fe0000, 0x40fe0000 },
+        { 0x00ff0000, 0x00ff0000 },
+    };
+    TTTensixCfg *c = tt_tensix_start();
+
+    TT_CFG_SET(c, ALU_ACC_CTRL_Fp32_enabled, 1);
+    load_ab(c, TT_FMT_BF16, a, 16, b, 8);
+    push(c, MATH, ZEROACC_ALL);
+    push(c, MATH, MVMUL(0, 0));
+    tt_tensix_check_dst32(c, 0, exp[0]);
+    tt_tensix_check_dst32(c, 1, exp[1]);
+    tt_tensix_end(c);
+}
+
+/*
  * TF32 operands (unpacked FP32 -> TF32), FP32 Dst, all four fidelity
  * phases: MVMUL.md (†) "For SrcA, the least significant bit of the FP16
  * or TF32 mantissa is ignored", while SrcB's is used (phase 2: SrcB bits
@@ -1471,6 +1500,7 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/tensix-fpu/mvmul-fidelity-bf16",
                    test_mvmul_fidelity_bf16);
     qtest_add_func("/blackhole/tensix-fpu/mvmul-groups", test_mvmul_groups);
+    qtest_add_func("/blackhole/tensix-fpu/mvmul-range", test_mvmul_range);
     qtest_add_func("/blackhole/tensix-fpu/mvmul-tf32", test_mvmul_tf32);
     qtest_add_func("/blackhole/tensix-fpu/mvmul-addressing",
                    test_mvmul_addressing);

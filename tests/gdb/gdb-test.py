@@ -475,7 +475,14 @@ def gdb_session():
         wb = "%s-brisc" % tile_b
         select(wb)
         quiet("rwatch *(unsigned int *)&shared thread %s" % threads[wb])
-        out, dt = run("continue")
+        # as in 15: every tile's BRISC reads its own `shared` at this
+        # address, and with all of them running one CI run in many saw no
+        # tile B hit within 30 s; only tile B's BRISC runs here
+        quiet("set scheduler-locking on")
+        try:
+            out, dt = run("continue")
+        finally:
+            quiet("set scheduler-locking step")
         ok = stopped_in(wb) and \
             gdb.BP_READ_WATCHPOINT in last_stop.get("types", [])
         return ok, "stop %s after %.2fs" % (last_stop, dt)

@@ -924,12 +924,23 @@ void tt_noc_atomic(TTNoc *noc, const TTNocReq *r, uint32_t hi, bool mcast,
 
 /* Host accesses */
 
-/* The host access this thread delivers, numbered, or 0 (see noc.h) */
-static __thread uint64_t tt_noc_host_access, tt_noc_host_accesses;
+/* Whether this thread delivers a host access, and what its end runs */
+#define TT_NOC_HOST_END_FNS 2
+static __thread bool tt_noc_host_access;
+static __thread TTNocHostEndFn *tt_noc_host_end[TT_NOC_HOST_END_FNS];
 
-uint64_t tt_noc_host_access_id(void)
+bool tt_noc_host_at_end(TTNocHostEndFn *fn)
 {
-    return tt_noc_host_access;
+    if (!tt_noc_host_access) {
+        return false;
+    }
+    for (int i = 0; i < TT_NOC_HOST_END_FNS; i++) {
+        if (!tt_noc_host_end[i] || tt_noc_host_end[i] == fn) {
+            tt_noc_host_end[i] = fn;
+            return true;
+        }
+    }
+    return false;
 }
 
 static int tt_noc_host_rw_one(TTNoc *noc, const TTNocReq *r, uint32_t rect,
@@ -1004,9 +1015,17 @@ int tt_noc_host_rw(TTNoc *noc, const TTNocReq *r, uint32_t rect, bool mcast,
 {
     int n;
 
-    tt_noc_host_access = ++tt_noc_host_accesses;
+    tt_noc_host_access = true;
     n = tt_noc_host_rw_one(noc, r, rect, mcast, addr, buf, len, write);
-    tt_noc_host_access = 0;
+    tt_noc_host_access = false;
+    for (int i = 0; i < TT_NOC_HOST_END_FNS; i++) {
+        TTNocHostEndFn *fn = tt_noc_host_end[i];
+
+        tt_noc_host_end[i] = NULL;
+        if (fn) {
+            fn();
+        }
+    }
     return n;
 }
 

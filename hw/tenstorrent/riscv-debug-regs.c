@@ -120,16 +120,16 @@ static void tt_core_hold_work(CPUState *cs, run_on_cpu_data data)
     struct TTCoreHold *h = data.host_ptr;
     MemoryRegion *ldm = qatomic_read(&h->ldm);
 
-    if (qatomic_read(&h->gen) != qatomic_read(&tt_core_load_gen)) {
-        return;
+    if (qatomic_read(&h->gen) == qatomic_read(&tt_core_load_gen)) {
+        cs->halted = 1;
+        cs->exception_index = EXCP_HLT;
+        tt_spin_core_reset_cpu(cs);
+        if (ldm) {
+            memset(memory_region_get_ram_ptr(ldm), 0,
+                   memory_region_size(ldm));
+        }
     }
-    cs->halted = 1;
-    cs->exception_index = EXCP_HLT;
-    tt_spin_core_reset_cpu(cs);
-    if (ldm) {
-        memset(memory_region_get_ram_ptr(ldm), 0,
-               memory_region_size(ldm));
-    }
+    qatomic_store_release(&h->done, h->done + 1);
 }
 
 /* A core may not see work queued without the BQL: kick it again later */
@@ -157,6 +157,7 @@ static void tt_soft_reset_update(TTRiscvDebugRegs *s, uint32_t old,
             trace_tt_core_hold(s->tile_x, s->tile_y, tt_core_role_name[r]);
             qatomic_set(&s->hold[r].ldm, keep ? NULL : s->ldm[r]);
             qatomic_set(&s->hold[r].gen, qatomic_read(&tt_core_load_gen));
+            qatomic_set(&s->hold[r].queued, s->hold[r].queued + 1);
             async_run_on_cpu(cs, tt_core_hold_work,
                              RUN_ON_CPU_HOST_PTR(&s->hold[r]));
             tt_debug_regs_kick_later(s, r);
@@ -363,26 +364,42 @@ static void tt_debug_regs_synced(CPUState *cs, run_on_cpu_data data)
 }
 
 /*
+ * A host access's waits (below) are collected and done at its end
+ * (tt_noc_host_at_end): a multicast reaches 140 tiles, and waiting tile
+ * by tile would start them one after the other.
+ */
+typedef struct TTHostWait {
+    TTRiscvDebugRegs *s;
+    uint32_t held;              /* roles held, one bit per TTCoreRole */
+    uint32_t released;          /* roles released */
+    uint32_t hold_seq[TT_CORES_PER_TILE];   /* hold[r].queued then */
+} TTHostWait;
+
+static __thread TTHostWait tt_host_waits[TT_MAX_TILES];
+static __thread unsigned tt_host_nwaits;
+
+/*
  * A host (not a core) holding cores: its write completes once they have
  * stopped, as on the chip, where a core in reset runs no more
  * instructions.  The hold is work queued on the core's vCPU; a host that
  * then writes new code over the old must not meet the core still running
- * (or translating) the old.  A core writing the register does not wait:
- * two cores holding each other would deadlock.
+ * (or translating) the old.  A hold that has run is done; otherwise work
+ * queued behind it tells when it has.  A core writing the register does
+ * not wait: two cores holding each other would deadlock.
  */
-static void tt_debug_regs_wait_held(TTRiscvDebugRegs *s, uint32_t old,
-                                    uint32_t now)
+static void tt_host_wait_held(const TTHostWait *w, unsigned n)
 {
     bool locked = bql_locked();
 
-    if (current_cpu) {
-        return;
-    }
-    for (int r = 0; r < s->ncores; r++) {
-        uint32_t bit = tt_core_bit(s, r);
-        CPUState *cs = CPU(s->cpu[r]);
+    for (unsigned i = 0; i < n; i++) {
+        for (int r = 0; r < w[i].s->ncores; r++) {
+            CPUState *cs = CPU(w[i].s->cpu[r]);
+            uint32_t done = qatomic_load_acquire(&w[i].s->hold[r].done);
 
-        if (!(old & bit) && now & bit && cs->created) {
+            if (!(w[i].held & BIT(r)) || !cs->created ||
+                (int32_t)(done - w[i].hold_seq[r]) >= 0) {
+                continue;
+            }
             if (!bql_locked()) {
                 bql_lock();
             }
@@ -400,11 +417,10 @@ static void tt_debug_regs_wait_held(TTRiscvDebugRegs *s, uint32_t old,
  * the core has run by then: a PCIe round trip lasts a thousand core
  * cycles.  Here the core's vCPU thread has to wake up and translate
  * first, so a write from the host (not from a core, nor a frame from the
- * wire) waits until each core it released has made
- * progress (a store, a backward branch) or stopped.  At most
- * TT_START_WAIT_NS for all the releases of one host write (a multicast
- * reaches 140 tiles one after the other): a core that does neither, or a
- * loaded host, delays the host only that long.
+ * wire) waits until each core it released has made progress (a store, a
+ * backward branch) or stopped.  At most TT_START_WAIT_NS for all the
+ * releases of one host write: a core that does neither, or a loaded
+ * host, delays the host only that long.
  */
 #define TT_START_WAIT_NS    (20 * SCALE_MS)
 
@@ -419,41 +435,77 @@ static bool tt_core_progressed(CPUState *cs, struct TTCoreRelease *rl)
             qatomic_read(&env->tt_park) != TT_PARK_RUNNING);
 }
 
-static void tt_debug_regs_wait_started(TTRiscvDebugRegs *s, uint32_t old,
-                                       uint32_t now)
+static void tt_host_wait_started(const TTHostWait *w, unsigned n)
 {
-    static __thread int64_t until;
-    static __thread uint64_t access;
-    uint64_t id = tt_noc_host_access_id();
+    int64_t until = get_clock() + TT_START_WAIT_NS;
     bool locked;
 
-    if (current_cpu || !id || !tcg_enabled() ||
-        !qemu_tcg_mttcg_enabled() || !runstate_is_running() ||
-        !(old & ~now)) {
+    if (!tcg_enabled() || !qemu_tcg_mttcg_enabled() ||
+        !runstate_is_running()) {
         return;
-    }
-    if (id != access) {
-        access = id;
-        until = get_clock() + TT_START_WAIT_NS;
     }
     locked = bql_locked();
     if (locked) {
         bql_unlock();       /* a halted vCPU thread needs it to wake up */
     }
-    for (int r = 0; r < s->ncores; r++) {
-        uint32_t bit = tt_core_bit(s, r);
-        CPUState *cs = CPU(s->cpu[r]);
+    for (unsigned i = 0; i < n; i++) {
+        for (int r = 0; r < w[i].s->ncores; r++) {
+            CPUState *cs = CPU(w[i].s->cpu[r]);
 
-        if (!(old & bit) || now & bit) {
-            continue;
-        }
-        while (!tt_core_progressed(cs, &s->rel[r]) && get_clock() < until) {
-            sched_yield();
+            if (!(w[i].released & BIT(r))) {
+                continue;
+            }
+            while (!tt_core_progressed(cs, &w[i].s->rel[r]) &&
+                   get_clock() < until) {
+                sched_yield();
+            }
         }
     }
     if (locked) {
         bql_lock();
     }
+}
+
+static void tt_host_waits_flush(void)
+{
+    unsigned n = tt_host_nwaits;
+
+    tt_host_nwaits = 0;
+    tt_host_wait_held(tt_host_waits, n);
+    tt_host_wait_started(tt_host_waits, n);
+}
+
+/* A host wrote SOFT_RESET_0 from @old to @now: wait now or at its end */
+static void tt_debug_regs_host_wait(TTRiscvDebugRegs *s, uint32_t old,
+                                    uint32_t now)
+{
+    TTHostWait w = { .s = s };
+
+    if (current_cpu) {
+        return;
+    }
+    for (int r = 0; r < s->ncores; r++) {
+        uint32_t bit = tt_core_bit(s, r);
+
+        if (!(old & bit) && now & bit) {
+            w.held |= BIT(r);
+            w.hold_seq[r] = qatomic_read(&s->hold[r].queued);
+        } else if (old & bit && !(now & bit)) {
+            w.released |= BIT(r);
+        }
+    }
+    if (!w.held && !w.released) {
+        return;
+    }
+    if (tt_host_nwaits == ARRAY_SIZE(tt_host_waits)) {
+        tt_host_waits_flush();
+    }
+    if (tt_noc_host_at_end(tt_host_waits_flush)) {
+        tt_host_waits[tt_host_nwaits++] = w;
+        return;
+    }
+    /* outside a host access: the hold now, and no start to wait for */
+    tt_host_wait_held(&w, 1);
 }
 
 static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
@@ -473,8 +525,7 @@ static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,
         uint32_t old = tt_debug_regs_get_soft_reset(s);
 
         tt_debug_regs_set_soft_reset(s, val);
-        tt_debug_regs_wait_held(s, old, tt_debug_regs_get_soft_reset(s));
-        tt_debug_regs_wait_started(s, old, tt_debug_regs_get_soft_reset(s));
+        tt_debug_regs_host_wait(s, old, tt_debug_regs_get_soft_reset(s));
     } else if (reg) {
         WITH_QEMU_LOCK_GUARD(&s->lock) {
             qatomic_set(reg, val);

@@ -165,11 +165,15 @@ void tt_noc_atomic(TTNoc *noc, const TTNocReq *r, uint32_t hi, bool mcast,
                    bool self, uint64_t addr, uint32_t len_be, uint32_t data,
                    uint64_t ret);
 /*
- * The host access (tt_noc_host_rw) this thread is delivering, a number
- * that differs from the one before, or 0 if none: blocks that model what
- * the host sees of time (riscv-debug-regs.c) ask.
+ * Inside a host access (tt_noc_host_rw) this thread is delivering: have
+ * @fn run once at its end, after the access has reached every node, and
+ * return true.  Blocks that make the host wait for what a write started
+ * (riscv-debug-regs.c) wait there, so that a multicast starts all its
+ * tiles before waiting for any.  False outside a host access (or with
+ * every slot taken): the caller waits at once.
  */
-uint64_t tt_noc_host_access_id(void);
+typedef void TTNocHostEndFn(void);
+bool tt_noc_host_at_end(TTNocHostEndFn *fn);
 
 /*
  * A host access through a PCIe TLB window: @len bytes between @buf and

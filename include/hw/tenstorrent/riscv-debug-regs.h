@@ -58,11 +58,14 @@ struct TTRiscvDebugRegs {
     MemoryRegion *ldm[TT_CORES_PER_TILE];
     /*
      * A hold queued on a core (async_run_on_cpu): the LDM to zero and the
-     * migration load it was queued under; one per core, latest wins
+     * migration load it was queued under; one per core, latest wins.
+     * Holds queued and run so far, for a host waiting for them.
      */
     struct TTCoreHold {
         MemoryRegion *ldm;      /* NULL: DISABLE_RESET keeps the LDM */
         uint32_t gen;
+        uint32_t queued;
+        uint32_t done;
     } hold[TT_CORES_PER_TILE];
     /*
      * A release queued on a core: its reset PC and load count as for a

@@ -17,11 +17,12 @@
 #include "system/tcg.h"
 #include "exec/translation-block.h"
 #include "hw/tenstorrent/host-map.h"
+#include "hw/tenstorrent/noc.h"
 #include "hw/tenstorrent/tt-tile-map.h"     /* generated */
 #include "trace.h"
 
 QEMU_BUILD_BUG_ON(sizeof(TTHmBlock) != 40);
-QEMU_BUILD_BUG_ON(sizeof(TTHmCmd) != 40);
+QEMU_BUILD_BUG_ON(sizeof(TTHmCmd) != 48);
 QEMU_BUILD_BUG_ON(sizeof(TTHmTlbWrite) != 8);
 QEMU_BUILD_BUG_ON(sizeof(TTHmRange) != 16);
 QEMU_BUILD_BUG_ON(TT_MAX_TILES > TT_HM_MAX_TILES);
@@ -476,6 +477,9 @@ bool tt_host_map_command(TTHostMap *hm, const void *buf, size_t len)
         return false;
     }
     p += sizeof(cmd);
+    if (le32_to_cpu(cmd.flags) & TT_HM_CMD_SYNC) {
+        tt_noc_host_sync();
+    }
     if (ntlb) {
         g_autofree TTHmTlbWrite *w = g_memdup2(p, ntlb * sizeof(*w));
 
@@ -525,6 +529,9 @@ bool tt_host_map_ram_rw(TTHostMap *hm, uint64_t offset, void *buf,
         as = b < hm->ntiles ? &hm->tile[b].tile->noc_as
                             : &hm->bank[b - hm->ntiles]->as;
         trace_tt_host_map_ram(b, offset - start, len, write);
+        if (!write) {
+            tt_noc_host_sync();
+        }
         r = address_space_rw(as, offset - start, MEMTXATTRS_UNSPECIFIED, buf,
                              len, write);
         if (write && b < hm->ntiles) {

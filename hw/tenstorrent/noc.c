@@ -924,23 +924,51 @@ void tt_noc_atomic(TTNoc *noc, const TTNocReq *r, uint32_t hi, bool mcast,
 
 /* Host accesses */
 
-/* Whether this thread delivers a host access, and what its end runs */
-#define TT_NOC_HOST_END_FNS 2
+/* Whether this thread delivers a host access; what it waits for later */
+#define TT_NOC_HOST_FNS     2
 static __thread bool tt_noc_host_access;
-static __thread TTNocHostEndFn *tt_noc_host_end[TT_NOC_HOST_END_FNS];
+static __thread TTNocHostFn *tt_noc_host_end[TT_NOC_HOST_FNS];
+static __thread TTNocHostFn *tt_noc_host_read[TT_NOC_HOST_FNS];
 
-bool tt_noc_host_at_end(TTNocHostEndFn *fn)
+static bool tt_noc_host_add(TTNocHostFn **fns, TTNocHostFn *fn)
 {
     if (!tt_noc_host_access) {
         return false;
     }
-    for (int i = 0; i < TT_NOC_HOST_END_FNS; i++) {
-        if (!tt_noc_host_end[i] || tt_noc_host_end[i] == fn) {
-            tt_noc_host_end[i] = fn;
+    for (int i = 0; i < TT_NOC_HOST_FNS; i++) {
+        if (!fns[i] || fns[i] == fn) {
+            fns[i] = fn;
             return true;
         }
     }
     return false;
+}
+
+static void tt_noc_host_run(TTNocHostFn **fns)
+{
+    for (int i = 0; i < TT_NOC_HOST_FNS; i++) {
+        TTNocHostFn *fn = fns[i];
+
+        fns[i] = NULL;
+        if (fn) {
+            fn();
+        }
+    }
+}
+
+bool tt_noc_host_at_end(TTNocHostFn *fn)
+{
+    return tt_noc_host_add(tt_noc_host_end, fn);
+}
+
+bool tt_noc_host_before_read(TTNocHostFn *fn)
+{
+    return tt_noc_host_add(tt_noc_host_read, fn);
+}
+
+void tt_noc_host_sync(void)
+{
+    tt_noc_host_run(tt_noc_host_read);
 }
 
 static int tt_noc_host_rw_one(TTNoc *noc, const TTNocReq *r, uint32_t rect,
@@ -1015,17 +1043,13 @@ int tt_noc_host_rw(TTNoc *noc, const TTNocReq *r, uint32_t rect, bool mcast,
 {
     int n;
 
+    if (!write) {
+        tt_noc_host_sync();
+    }
     tt_noc_host_access = true;
     n = tt_noc_host_rw_one(noc, r, rect, mcast, addr, buf, len, write);
     tt_noc_host_access = false;
-    for (int i = 0; i < TT_NOC_HOST_END_FNS; i++) {
-        TTNocHostEndFn *fn = tt_noc_host_end[i];
-
-        tt_noc_host_end[i] = NULL;
-        if (fn) {
-            fn();
-        }
-    }
+    tt_noc_host_run(tt_noc_host_end);
     return n;
 }
 

@@ -364,40 +364,38 @@ static void tt_debug_regs_synced(CPUState *cs, run_on_cpu_data data)
 }
 
 /*
- * A host access's waits (below) are collected and done at its end
- * (tt_noc_host_at_end): a multicast reaches 140 tiles, and waiting tile
- * by tile would start them one after the other.
- */
-typedef struct TTHostWait {
-    TTRiscvDebugRegs *s;
-    uint32_t held;              /* roles held, one bit per TTCoreRole */
-    uint32_t released;          /* roles released */
-    uint32_t hold_seq[TT_CORES_PER_TILE];   /* hold[r].queued then */
-} TTHostWait;
-
-static __thread TTHostWait tt_host_waits[TT_MAX_TILES];
-static __thread unsigned tt_host_nwaits;
-
-/*
  * A host (not a core) holding cores: its write completes once they have
  * stopped, as on the chip, where a core in reset runs no more
  * instructions.  The hold is work queued on the core's vCPU; a host that
  * then writes new code over the old must not meet the core still running
- * (or translating) the old.  A hold that has run is done; otherwise work
- * queued behind it tells when it has.  A core writing the register does
- * not wait: two cores holding each other would deadlock.
+ * (or translating) the old.  A core writing the register does not wait:
+ * two cores holding each other would deadlock.
+ *
+ * The holds of one host access are waited for at its end
+ * (tt_noc_host_at_end): a multicast reaches 140 tiles, whose cores then
+ * stop in parallel.  A hold that has run is done (a count per core);
+ * otherwise work queued behind it tells when it has.
  */
-static void tt_host_wait_held(const TTHostWait *w, unsigned n)
+typedef struct TTHostHold {
+    TTRiscvDebugRegs *s;
+    uint32_t roles;             /* one bit per TTCoreRole */
+    uint32_t seq[TT_CORES_PER_TILE];    /* hold[r].queued then */
+} TTHostHold;
+
+static __thread TTHostHold tt_host_holds[TT_MAX_TILES];
+static __thread unsigned tt_host_nholds;
+
+static void tt_host_wait_held(const TTHostHold *h, unsigned n)
 {
     bool locked = bql_locked();
 
     for (unsigned i = 0; i < n; i++) {
-        for (int r = 0; r < w[i].s->ncores; r++) {
-            CPUState *cs = CPU(w[i].s->cpu[r]);
-            uint32_t done = qatomic_load_acquire(&w[i].s->hold[r].done);
+        for (int r = 0; r < h[i].s->ncores; r++) {
+            CPUState *cs = CPU(h[i].s->cpu[r]);
+            uint32_t done = qatomic_load_acquire(&h[i].s->hold[r].done);
 
-            if (!(w[i].held & BIT(r)) || !cs->created ||
-                (int32_t)(done - w[i].hold_seq[r]) >= 0) {
+            if (!(h[i].roles & BIT(r)) || !cs->created ||
+                (int32_t)(done - h[i].seq[r]) >= 0) {
                 continue;
             }
             if (!bql_locked()) {
@@ -411,18 +409,37 @@ static void tt_host_wait_held(const TTHostWait *w, unsigned n)
     }
 }
 
+static void tt_host_holds_flush(void)
+{
+    unsigned n = tt_host_nholds;
+
+    tt_host_nholds = 0;
+    tt_host_wait_held(tt_host_holds, n);
+}
+
 /*
  * A host that releases a core and reads what the core wrote right after
  * (tt-umd's TestRiscProgram.DeassertResetBrisc) finds, on silicon, that
  * the core has run by then: a PCIe round trip lasts a thousand core
  * cycles.  Here the core's vCPU thread has to wake up and translate
- * first, so a write from the host (not from a core, nor a frame from the
- * wire) waits until each core it released has made progress (a store, a
- * backward branch) or stopped.  At most TT_START_WAIT_NS for all the
- * releases of one host write: a core that does neither, or a loaded
- * host, delays the host only that long.
+ * first.  The release itself is a posted write on PCIe and completes at
+ * once; the host's next read (tt_noc_host_before_read: a register, or
+ * the host map's sync before it reads the chip's memory) waits until
+ * each core released before it has made progress (a store, a backward
+ * branch) or stopped, at most TT_START_WAIT_NS after its release: a core
+ * that does neither, or a loaded host, delays the host only that long.
+ * A host that releases 140 tiles one write at a time waits once.
  */
 #define TT_START_WAIT_NS    (20 * SCALE_MS)
+
+typedef struct TTHostStart {
+    TTRiscvDebugRegs *s;
+    uint32_t roles;
+    int64_t until;              /* give up then (get_clock()) */
+} TTHostStart;
+
+static __thread TTHostStart tt_host_starts[2 * TT_MAX_TILES];
+static __thread unsigned tt_host_nstarts;
 
 static bool tt_core_progressed(CPUState *cs, struct TTCoreRelease *rl)
 {
@@ -435,12 +452,13 @@ static bool tt_core_progressed(CPUState *cs, struct TTCoreRelease *rl)
             qatomic_read(&env->tt_park) != TT_PARK_RUNNING);
 }
 
-static void tt_host_wait_started(const TTHostWait *w, unsigned n)
+static void tt_host_starts_flush(void)
 {
-    int64_t until = get_clock() + TT_START_WAIT_NS;
+    unsigned n = tt_host_nstarts;
     bool locked;
 
-    if (!tcg_enabled() || !qemu_tcg_mttcg_enabled() ||
+    tt_host_nstarts = 0;
+    if (!n || !tcg_enabled() || !qemu_tcg_mttcg_enabled() ||
         !runstate_is_running()) {
         return;
     }
@@ -449,14 +467,16 @@ static void tt_host_wait_started(const TTHostWait *w, unsigned n)
         bql_unlock();       /* a halted vCPU thread needs it to wake up */
     }
     for (unsigned i = 0; i < n; i++) {
-        for (int r = 0; r < w[i].s->ncores; r++) {
-            CPUState *cs = CPU(w[i].s->cpu[r]);
+        const TTHostStart *w = &tt_host_starts[i];
 
-            if (!(w[i].released & BIT(r))) {
+        for (int r = 0; r < w->s->ncores; r++) {
+            CPUState *cs = CPU(w->s->cpu[r]);
+
+            if (!(w->roles & BIT(r))) {
                 continue;
             }
-            while (!tt_core_progressed(cs, &w[i].s->rel[r]) &&
-                   get_clock() < until) {
+            while (!tt_core_progressed(cs, &w->s->rel[r]) &&
+                   get_clock() < w->until) {
                 sched_yield();
             }
         }
@@ -466,20 +486,12 @@ static void tt_host_wait_started(const TTHostWait *w, unsigned n)
     }
 }
 
-static void tt_host_waits_flush(void)
-{
-    unsigned n = tt_host_nwaits;
-
-    tt_host_nwaits = 0;
-    tt_host_wait_held(tt_host_waits, n);
-    tt_host_wait_started(tt_host_waits, n);
-}
-
-/* A host wrote SOFT_RESET_0 from @old to @now: wait now or at its end */
+/* A host wrote SOFT_RESET_0 from @old to @now: what it waits for, when */
 static void tt_debug_regs_host_wait(TTRiscvDebugRegs *s, uint32_t old,
                                     uint32_t now)
 {
-    TTHostWait w = { .s = s };
+    TTHostHold h = { .s = s };
+    uint32_t released = 0;
 
     if (current_cpu) {
         return;
@@ -488,24 +500,34 @@ static void tt_debug_regs_host_wait(TTRiscvDebugRegs *s, uint32_t old,
         uint32_t bit = tt_core_bit(s, r);
 
         if (!(old & bit) && now & bit) {
-            w.held |= BIT(r);
-            w.hold_seq[r] = qatomic_read(&s->hold[r].queued);
+            h.roles |= BIT(r);
+            h.seq[r] = qatomic_read(&s->hold[r].queued);
         } else if (old & bit && !(now & bit)) {
-            w.released |= BIT(r);
+            released |= BIT(r);
         }
     }
-    if (!w.held && !w.released) {
-        return;
+    if (h.roles) {
+        if (tt_host_nholds == ARRAY_SIZE(tt_host_holds)) {
+            tt_host_holds_flush();
+        }
+        if (tt_noc_host_at_end(tt_host_holds_flush)) {
+            tt_host_holds[tt_host_nholds++] = h;
+        } else {
+            tt_host_wait_held(&h, 1);   /* not through the NOC: now */
+        }
     }
-    if (tt_host_nwaits == ARRAY_SIZE(tt_host_waits)) {
-        tt_host_waits_flush();
+    if (released) {
+        if (tt_host_nstarts == ARRAY_SIZE(tt_host_starts)) {
+            tt_host_starts_flush();
+        }
+        /* outside a host access nothing reads: no wait */
+        if (tt_noc_host_before_read(tt_host_starts_flush)) {
+            tt_host_starts[tt_host_nstarts++] = (TTHostStart) {
+                .s = s, .roles = released,
+                .until = get_clock() + TT_START_WAIT_NS,
+            };
+        }
     }
-    if (tt_noc_host_at_end(tt_host_waits_flush)) {
-        tt_host_waits[tt_host_nwaits++] = w;
-        return;
-    }
-    /* outside a host access: the hold now, and no start to wait for */
-    tt_host_wait_held(&w, 1);
 }
 
 static void tt_debug_regs_write(void *opaque, hwaddr addr, uint64_t val,

@@ -680,6 +680,18 @@ static int tts_mapped(uint32_t region, uint64_t offset, void *buf,
     return r;
 }
 
+/* A write the mapped path posts (mapped_post()): true once sent */
+static bool tts_posted(uint32_t region, uint64_t offset, const void *buf,
+                       uint32_t size)
+{
+    int r = mapped_post(tts.cur->map, region, offset, buf, size);
+
+    if (r == MAPPED_ERROR) {
+        tts_fatal();
+    }
+    return r == MAPPED_DONE;
+}
+
 /*
  * A BAR access: each window's piece from memory when the window targets
  * RAM, else by message
@@ -708,6 +720,7 @@ static bool tts_bar_rw(uint32_t region, uint64_t offset, uint8_t *buf,
         uint32_t n = mapped_piece(region, offset, size);
 
         if (tts_mapped(region, offset, buf, n, write) == MAPPED_MESSAGE &&
+            !(write && tts_posted(region, offset, buf, n)) &&
             !tts_message_rw(region, offset, buf, n, write)) {
             ok = false;
         }

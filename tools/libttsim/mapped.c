@@ -29,6 +29,9 @@
 
 #include "hw/tenstorrent/host-map-abi.h"
 #include "tt-pcie-host.h"       /* generated from data/pcie-host.yaml */
+#include "tt-tile-map.h"        /* generated from the tile map */
+#define TT_PLAIN_REGS "riscv-debug-regmap.h"
+#include "hw/tenstorrent/plain-regfields.h"
 #include "mapped.h"
 
 #define TLB_2M_COUNT            TT_TLB_2M_COUNT
@@ -42,6 +45,7 @@
 #define TLB_CFG_END             (TLB_CFG_BASE + TLB_CFG_DWORDS * 4)
 #define TLB_WINDOWS_END         ((uint64_t)TLB_2M_COUNT << TLB_2M_SHIFT)
 #define TLB_ORDERING_COUNTED    3       /* ordering field: counted writes */
+#define SOFT_RESET_0            (TT_TILE_DEBUG_REGS_BASE + A_SOFT_RESET_0)
 
 #define MAX_BLOCKS              (TT_HM_MAX_TILES + 8)
 
@@ -109,6 +113,7 @@ struct Mapped {
     TTHmRange ranges[MAX_BLOCKS];       /* code overwritten by one access */
     uint32_t nranges;
     uint8_t cmd[TT_HM_CMD_MAX];
+    bool posted;                /* a write posted since the last sync */
 
     pthread_t populate;         /* fills the L1 page tables */
     bool populating;
@@ -187,7 +192,8 @@ static bool mapped_send(Mapped *m, bool sync)
     uint32_t ntlb = 0;
     int ret;
 
-    if (!m->any_dirty && !m->any_wake && !m->nranges) {
+    if (!m->any_dirty && !m->any_wake && !m->nranges &&
+        !(sync && m->posted)) {
         return true;
     }
     for (uint32_t d = 0; m->any_dirty && d < TLB_CFG_DWORDS; d++) {
@@ -202,6 +208,8 @@ static bool mapped_send(Mapped *m, bool sync)
     memcpy(p, m->ranges, m->nranges * sizeof(TTHmRange));
     p += m->nranges * sizeof(TTHmRange);
     c->magic = TT_HM_CMD_MAGIC;
+    c->flags = sync && m->posted ? TT_HM_CMD_SYNC : 0;
+    c->reserved = 0;
     c->ntlb = ntlb;
     c->nranges = m->nranges;
     memcpy(c->wake, m->wake, sizeof(c->wake));
@@ -216,6 +224,7 @@ static bool mapped_send(Mapped *m, bool sync)
         return false;
     }
     /* a refused command was logged by the server: nothing to retry */
+    m->posted &= !sync;
     memset(m->dirty, 0, sizeof(m->dirty));
     m->any_dirty = false;
     memset(m->wake, 0, sizeof(m->wake));
@@ -521,6 +530,9 @@ int mapped_bar_access(Mapped *m, uint32_t region, uint64_t offset,
         if (addr >= m->block[0].size || len > m->block[0].size - addr) {
             return MAPPED_MESSAGE;
         }
+        if (m->posted && !mapped_send(m, true)) {
+            return MAPPED_ERROR;
+        }
         for (uint32_t i = 0; i < m->ntiles; i++) {
             if (tile_bit(w->mcast, i)) {
                 mapped_write_tile(m, i, addr, buf, len);
@@ -536,6 +548,9 @@ int mapped_bar_access(Mapped *m, uint32_t region, uint64_t offset,
     if (addr >= b->size || len > b->size - addr) {
         return MAPPED_MESSAGE;
     }
+    if (m->posted && !mapped_send(m, true)) {
+        return MAPPED_ERROR;
+    }
     if (!write) {
         if (!mapped_kick(m)) {
             return MAPPED_ERROR;
@@ -549,6 +564,49 @@ int mapped_bar_access(Mapped *m, uint32_t region, uint64_t offset,
     }
     mapped_write_tile(m, w->ucast, addr, buf, len);
     return mapped_finish_write(m, NULL, w->ucast, addr, len);
+}
+
+/*
+ * SOFT_RESET_0 is a posted write on PCIe: the host goes on at once, and
+ * its next read finds the cores it released running (the server waits
+ * there).  Here the write is sent without waiting for its reply, and the
+ * next access through the mapping first syncs with the server, so that
+ * it never overtakes the write (a hold before new code is loaded).
+ * Other register writes may start work that needs the host's help
+ * (device DMA to host memory is served while the host waits for a
+ * reply), so they keep their reply.
+ */
+int mapped_post(Mapped *m, uint32_t region, uint64_t offset,
+                const void *buf, uint32_t len)
+{
+    Window *w;
+    int n, ret;
+
+    if (region != VFU_REGION_BAR0 || offset >= TLB_WINDOWS_END || len != 4 ||
+        mapped_touches_tlb_config(region, offset, len)) {
+        return MAPPED_MESSAGE;
+    }
+    n = offset >> TLB_2M_SHIFT;
+    offset &= (1ull << TLB_2M_SHIFT) - 1;
+    if (n >= TLB_COUNT || !mapped_routing(m)) {
+        return MAPPED_MESSAGE;
+    }
+    w = mapped_decode(m, n);
+    if (w->kind == WIN_MESSAGE || w->base + offset != SOFT_RESET_0) {
+        return MAPPED_MESSAGE;
+    }
+    if (!mapped_send(m, false)) {
+        return MAPPED_ERROR;
+    }
+    ret = vfu_client_post_write(m->vfu, region, (uint64_t)n << TLB_2M_SHIFT |
+                                offset, buf, len);
+    if (ret < 0) {
+        fprintf(stderr, "libttsim: lost the emulator posting a write: %s\n",
+                strerror(-ret));
+        return MAPPED_ERROR;
+    }
+    m->posted = true;
+    return MAPPED_DONE;
 }
 
 /* ------------------------------------------------------------- attach -- */

@@ -87,6 +87,15 @@ bool mapped_touches_tlb_config(uint32_t region, uint64_t offset,
                                uint32_t len);
 
 /*
+ * A register write through the message path that needs no reply
+ * (SOFT_RESET_0 of a tile, by a decoded window): sent without waiting,
+ * MAPPED_DONE; the next mapped access syncs with the server first.
+ * MAPPED_MESSAGE for any other write.
+ */
+int mapped_post(Mapped *m, uint32_t region, uint64_t offset,
+                const void *buf, uint32_t len);
+
+/*
  * libttsim_clock(), and reads after writes: have the server wake the
  * cores of the tiles written through the mapping (not waited for)
  */

@@ -35,7 +35,7 @@
 #define TT_HM_SHARED            0x1000
 
 #define TT_HM_MAGIC             0x4d485454u     /* "TTHM" */
-#define TT_HM_VERSION           2
+#define TT_HM_VERSION           3
 
 /* Code-line bitmaps: one bit per 64 bytes of L1 */
 #define TT_HM_LINE_SHIFT        6
@@ -123,16 +123,22 @@ typedef struct TTHmShared {
 
 /*
  * A command batch, written at TT_HM_CMD (at most TT_HM_CMD_MAX bytes),
- * applied in order: the TLB configuration writes, then the invalidation
- * of translated code in the ranges, then the wake-ups.
+ * applied in order: with TT_HM_CMD_SYNC, first the wait for the cores the
+ * client's posted SOFT_RESET_0 writes released (it reads or writes the
+ * RAM next, as a host read would wait); the TLB configuration writes,
+ * then the invalidation of translated code in the ranges, then the
+ * wake-ups.
  */
 #define TT_HM_CMD_MAGIC         0x444d4354u     /* "TCMD" */
 #define TT_HM_CMD_MAX           (16u << 10)
+#define TT_HM_CMD_SYNC          1u              /* TTHmCmd.flags */
 
 typedef struct TTHmCmd {
     uint32_t magic;
     uint16_t ntlb;              /* TTHmTlbWrite entries that follow */
     uint16_t nranges;           /* then TTHmRange entries */
+    uint32_t flags;             /* TT_HM_CMD_* */
+    uint32_t reserved;
     uint64_t wake[TT_HM_TILE_WORDS];        /* tiles whose cores to wake */
 } TTHmCmd;
 

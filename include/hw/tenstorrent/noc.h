@@ -165,15 +165,20 @@ void tt_noc_atomic(TTNoc *noc, const TTNocReq *r, uint32_t hi, bool mcast,
                    bool self, uint64_t addr, uint32_t len_be, uint32_t data,
                    uint64_t ret);
 /*
- * Inside a host access (tt_noc_host_rw) this thread is delivering: have
- * @fn run once at its end, after the access has reached every node, and
- * return true.  Blocks that make the host wait for what a write started
- * (riscv-debug-regs.c) wait there, so that a multicast starts all its
- * tiles before waiting for any.  False outside a host access (or with
- * every slot taken): the caller waits at once.
+ * What a host write started, waited for later (riscv-debug-regs.c).
+ * Inside a host access (tt_noc_host_rw) this thread is delivering, have
+ * @fn run once: tt_noc_host_at_end(), at the access's end, after it has
+ * reached every node (so that a multicast holds its 140 tiles in
+ * parallel); tt_noc_host_before_read(), before this thread's next host
+ * read or tt_noc_host_sync() (where a host can tell whether a released
+ * core has run).  Both return false outside a host access, or with every
+ * slot taken: the caller then waits at once, or not at all.
  */
-typedef void TTNocHostEndFn(void);
-bool tt_noc_host_at_end(TTNocHostEndFn *fn);
+typedef void TTNocHostFn(void);
+bool tt_noc_host_at_end(TTNocHostFn *fn);
+bool tt_noc_host_before_read(TTNocHostFn *fn);
+/* A host read is about to be served some other way: run those now */
+void tt_noc_host_sync(void);
 
 /*
  * A host access through a PCIe TLB window: @len bytes between @buf and

@@ -329,6 +329,47 @@ static void test_first_steps(const TTHostLib *api)
           "right after releasing it: %u of %d releases missed it (first "
           "at (%u,%u))", missed, FIRST_STEP_ROUNDS * TT_HOST_TENSIX_TILES,
           first_x, first_y);
+
+    /*
+     * The same by multicast: one write holds every tile's BRISC, one loads
+     * the program, one releases them all; then the host reads each tile.
+     * The reset value is tile 0's, with only BRISC's bit changing.
+     */
+    missed = 0;
+    tt_host_tensix_xy(0, &first_x, &first_y);
+    api->tile_rd(first_x, first_y, SOFT_RESET_0, &reset, 4);
+    for (int round = 0; round < FIRST_STEP_ROUNDS; round++) {
+        uint32_t want = 0x8765f000u | round, v;
+
+        v = reset | SOFT_RESET_BRISC;
+        api->mem_wr(tt_host_tlb_grid(api, TEST_WINDOW, SOFT_RESET_0), &v, 4);
+        prog.n = 0;
+        emit_li(&prog, T0, FIRST_STEP_VAR);
+        emit_store(&prog, 0, want);
+        prog.insn[prog.n++] = rv_jal(X0, 0);
+        api->mem_wr(tt_host_tlb_grid(api, TEST_WINDOW, FIRST_STEP_VAR), &zero,
+                    4);
+        api->mem_wr(tt_host_tlb_grid(api, TEST_WINDOW, 0), prog.insn,
+                    prog.n * 4);
+        v = reset & ~SOFT_RESET_BRISC;
+        api->mem_wr(tt_host_tlb_grid(api, TEST_WINDOW, SOFT_RESET_0), &v, 4);
+        for (unsigned i = 0; i < TT_HOST_TENSIX_TILES; i++) {
+            uint32_t got = 0;
+            unsigned x, y;
+
+            tt_host_tensix_xy(i, &x, &y);
+            api->tile_rd(x, y, FIRST_STEP_VAR, &got, 4);
+            if (got != want && !missed++) {
+                tt_diag("multicast round %d tile (%u,%u): read 0x%x", round,
+                        x, y, got);
+            }
+        }
+    }
+    reset |= SOFT_RESET_BRISC;
+    api->mem_wr(tt_host_tlb_grid(api, TEST_WINDOW, SOFT_RESET_0), &reset, 4);
+    tt_ok(missed == 0, "after one multicast release, every tile's BRISC "
+          "store is in L1 when the host reads it: %u of %d reads missed it",
+          missed, FIRST_STEP_ROUNDS * TT_HOST_TENSIX_TILES);
 }
 
 /*

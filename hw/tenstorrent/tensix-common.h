@@ -15,6 +15,7 @@
 #ifndef HW_TENSTORRENT_TENSIX_COMMON_H
 #define HW_TENSTORRENT_TENSIX_COMMON_H
 
+#include "target/riscv/cpu.h"
 #include "hw/tenstorrent/tensix.h"
 #include "tt-tensix-isa.h"      /* generated from data/tensix-isa.yaml */
 #include "tt-tensix-config.h"   /* generated from data/tensix-config.yaml */
@@ -201,6 +202,7 @@ void tt_tensix_stream_changed(void *opaque, int n, int level);
 
 /* The per-core windows, one set of callbacks per block */
 extern const MemoryRegionOps tt_tensix_push_ops;    /* tensix-frontend.c */
+void tt_tensix_push_inline(CPURISCVState *env, uint32_t w, uintptr_t ra);
 extern const MemoryRegionOps tt_tensix_pcbuf_ops;   /* tensix-frontend.c */
 extern const MemoryRegionOps tt_tensix_mopcfg_ops;  /* tensix-frontend.c */
 extern const MemoryRegionOps tt_tensix_gpr_ops;     /* tensix-thcon.c */

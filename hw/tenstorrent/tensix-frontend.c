@@ -691,6 +691,19 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
 }
 
 /*
+ * An inline Tensix word of a TRISC (target/riscv/tt_tensix.c): the push
+ * its store to the instruction buffer makes, without the TLB lookup and
+ * the MMIO dispatch around it
+ */
+void tt_tensix_push_inline(CPURISCVState *env, uint32_t w, uintptr_t ra)
+{
+    TTTensixPort *p = env->tt_push_opaque;
+
+    env_cpu(env)->mem_io_pc = ra;   /* tt_wait() restarts the push here */
+    tt_push(p->t, p->role, p->role - TT_TRISC0, w, true);
+}
+
+/*
  * Core @role ran TT_SPIN_QUIESCE loop iterations since its last push, or
  * parks (spin-park.c): its pending hand-overs complete
  */

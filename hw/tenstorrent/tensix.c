@@ -116,6 +116,13 @@ static void tt_tensix_realize(DeviceState *dev, Error **errp)
         memory_region_enable_lockless_io(&p->gpr);
         memory_region_enable_lockless_io(&p->cfg);
         memory_region_enable_lockless_io(&p->mopcfg);
+        if (r >= TT_TRISC0 && t->cpu[r]) {
+            CPURISCVState *env = cpu_env(t->cpu[r]);
+
+            /* the TRISC's inline words: its own thread */
+            env->tt_push_opaque = p;
+            env->tt_push_hook = tt_tensix_push_inline;
+        }
     }
 }
 

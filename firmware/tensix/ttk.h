@@ -39,9 +39,18 @@ static inline void cpu_relax(void)
     __asm__ volatile("" : : : "memory");
 }
 
-static inline void tt_push(uint32_t w)
+/*
+ * A word known when the kernel is compiled goes inline in the code, as
+ * tt-llk's TTI_ macros push it; any other is stored to the buffer, as its
+ * TT_ macros and ckernel's instrn_buffer do
+ */
+static inline __attribute__((always_inline)) void tt_push(uint32_t w)
 {
-    REG32(INSTRN_BUF) = w;
+    if (__builtin_constant_p(w) && TT_ENC_INLINE_OK(w)) {
+        __asm__ volatile(".word %0" : : "i"(TT_ENC_INLINE(w)) : "memory");
+    } else {
+        REG32(INSTRN_BUF) = w;
+    }
 }
 
 /*

@@ -114,7 +114,16 @@ def encoders(src, by_op):
                                                  f["lsb"]) for f in fields])
         out.append("#define TT_ENC_%s(%s) \\\n    (%s)" % (ins["name"], args,
                                                      body))
-    out += ["", "#endif"]
+    out += ["",
+            "/*",
+            " * An instruction word inline in TRISC code (binutils .ttinsn,",
+            " * tt-llk TRISC_OP_SWIZZLE): rotated left by two; a word whose",
+            " * top two bits are both set reads as a RISC-V instruction",
+            " */",
+            "#define TT_ENC_INLINE(w) \\",
+            "    ((unsigned)(((unsigned)(w) << 2) | ((unsigned)(w) >> 30)))",
+            "#define TT_ENC_INLINE_OK(w) (((unsigned)(w) >> 30) != 3)",
+            "", "#endif"]
     return out
 
 

@@ -79,7 +79,7 @@
 #define TT_RMWCIB(n, mask, data, cfg) TT_ENC_RMWCIB##n(mask, data, cfg)
 
 /* .ttinsn: the word rotated left by two, inline in the code */
-#define TT_ROL2(w)      ((uint32_t)(((w) << 2) | ((w) >> 30)))
+#define TT_ROL2(w)      TT_ENC_INLINE(w)
 #define TT_INLINE(w)    __asm__ volatile(".word %0" : : "i"(TT_ROL2(w)) \
                                          : "memory")
 

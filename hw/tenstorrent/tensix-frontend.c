@@ -485,14 +485,24 @@ static bool tt_src_pusher_stopped(TTTensix *t)
 bool tt_tensix_run(TTTensix *t)
 {
     bool any = false, progress = true;
+    /*
+     * Steps taken in this run, and the step at which each thread's head
+     * was last held: with the lock held nothing else changes what holds
+     * it, so until the next step it is held still and not tried again
+     * (unless the vector unit's pipeline moves meanwhile)
+     */
+    unsigned steps = 0, held_at[TT_TENSIX_THREADS];
 
+    memset(held_at, 0xff, sizeof(held_at));
     tt_running = t;
     while (progress) {
         progress = false;
         for (int i = 0; i < TT_TENSIX_THREADS; i++) {
             TTTensixThread *th = &t->th[i];
+            bool try = th->count &&
+                       (held_at[i] != steps || unlikely(tt_sfpu_busy(t)));
 
-            if (th->count && tt_execute(t, i, th->queue[th->head].insn)) {
+            if (try && tt_execute(t, i, th->queue[th->head].insn)) {
                 if (th->queue[th->head].ends_push) {
                     th->pushes--;
                 }
@@ -500,10 +510,15 @@ bool tt_tensix_run(TTTensix *t)
                 th->count--;
                 th->dequeued++;
                 progress = any = true;
+                steps++;
             } else {
                 /* a held thread's hand-overs complete meanwhile */
-                if (th->count && i == t->flip_thread && tt_src_publish(t)) {
-                    progress = any = true;
+                if (try) {
+                    held_at[i] = steps;
+                    if (i == t->flip_thread && tt_src_publish(t)) {
+                        progress = any = true;
+                        steps++;
+                    }
                 }
                 if (unlikely(tt_sfpu_busy(t))) {
                     tt_sfpu_idle(t, i); /* cycles pass with nothing issued */
@@ -511,10 +526,12 @@ bool tt_tensix_run(TTTensix *t)
             }
             if (th->count < 2 * TT_TENSIX_REPLAY && tt_pump(t, i)) {
                 progress = any = true;
+                steps++;
             }
         }
         if (!progress && tt_src_pusher_stopped(t)) {
             progress = any = tt_src_publish(t);
+            steps++;
         }
     }
     tt_running = NULL;

@@ -93,6 +93,50 @@ static inline unsigned tt_sfp_col(uint32_t odd, unsigned l)
     return 2 * (l & 7) + (odd >> l & 1);
 }
 
+/*
+ * The 16-bit Dst values of the four rows at @addr, even (@o 0) or odd
+ * columns in every lane: lane l reads row l / 8, column 2 (l % 8) + @o,
+ * as tt_sfp_row() and tt_sfp_col() place it, a row at a time
+ */
+static void tt_sfp_gather16(TTTensix *t, unsigned addr, unsigned o,
+                            uint32_t *raw)
+{
+    for (unsigned r = 0; r < 4; r++) {
+        unsigned row = (addr & ~3u) + r;
+        const uint16_t *d = t->dst[row];
+
+        for (unsigned c = 0; c < 8; c++) {
+            raw[8 * r + c] = t->dst_valid[row] ? d[2 * c + o] : 0;
+        }
+    }
+}
+
+/* The same, stored: @v into the lanes of @en, rows written become valid */
+static void tt_sfp_scatter16(TTTensix *t, unsigned addr, unsigned o,
+                             const uint32_t *v, uint32_t en)
+{
+    for (unsigned r = 0; r < 4; r++) {
+        unsigned row = (addr & ~3u) + r;
+        uint16_t *d = t->dst[row];
+        uint32_t m = en >> (8 * r) & 0xff;
+
+        if (m == 0xff) {
+            for (unsigned c = 0; c < 8; c++) {
+                d[2 * c + o] = v[8 * r + c];
+            }
+        } else {
+            for (unsigned c = 0; c < 8; c++) {
+                if (m >> c & 1) {
+                    d[2 * c + o] = v[8 * r + c];
+                }
+            }
+        }
+        if (m) {
+            tt_dst_set_valid(t, row, false);
+        }
+    }
+}
+
 /* ReadFP16 (SFPLOAD.md): Dst {sign, man10, exp5} to FP32 */
 static inline uint32_t tt_sfp_read_fp16(uint32_t x, bool inf)
 {
@@ -232,22 +276,28 @@ unsigned tt_sfp_load_at(TTTensix *t, int thread, const TTSfpInsn *i)
     trace_tt_tensix_sfpu_load(t->tile_x, t->tile_y, thread, i->vd,
                               addr & ~3u, addr >> 1 & 1, fmt);
     if (i->vd < 8) {
-        for (unsigned l = 0; l < TT_LANES; l++) {
-            unsigned row = tt_sfp_row(addr, l), col = tt_sfp_col(odd, l);
+        uint32_t capture;
 
-            raw[l] = d32 ? tt_dst_dec_fp32(tt_dst_rd32(t, row, col, 0))
-                         : tt_dst_rd16(t, row, col, 0);
+        if (!d32 && (odd == 0 || odd == TT_ALL)) {
+            tt_sfp_gather16(t, addr, odd & 1, raw);
+        } else {
+            for (unsigned l = 0; l < TT_LANES; l++) {
+                unsigned row = tt_sfp_row(addr, l), col = tt_sfp_col(odd, l);
+
+                raw[l] = d32 ? tt_dst_dec_fp32(tt_dst_rd32(t, row, col, 0))
+                             : tt_dst_rd16(t, row, col, 0);
+            }
         }
         tt_sfp_from_dst(s, fmt, raw, s->lreg[i->vd], v);
         tt_sfp_put(s, i->vd, v, en);
-        if (i->vd < 4) {
-            /* CAPTURE_DEFAULT_DEST_INDEX: (Row << 4) | Column too */
+        /* CAPTURE_DEFAULT_DEST_INDEX: (Row << 4) | Column too */
+        capture = i->vd < 4 ? en & tt_sfp_lc_lanes(s, TT_LC_DEST_INDEX) &
+                              tt_sfp_lc_lanes(s, TT_LC_CAPTURE_INDEX) : 0;
+        if (capture) {
             for (unsigned l = 0; l < TT_LANES; l++) {
                 v[l] = tt_sfp_row(addr, l) << 4 | tt_sfp_col(odd, l);
             }
-            tt_sfp_put(s, i->vd + 4, v, en &
-                       tt_sfp_lc_lanes(s, TT_LC_DEST_INDEX) &
-                       tt_sfp_lc_lanes(s, TT_LC_CAPTURE_INDEX));
+            tt_sfp_put(s, i->vd + 4, v, capture);
         }
     }
     tt_addr_mod(t, thread, tt_sfpload_sfpu_addr_mode(i->w), false);
@@ -282,18 +332,22 @@ void tensix_sfpstore(TTTensix *t, int thread, const TTSfpInsn *i)
     trace_tt_tensix_sfpu_store(t->tile_x, t->tile_y, thread, i->vd,
                                addr & ~3u, addr >> 1 & 1, fmt);
     d32 = tt_sfp_to_dst(fmt, s->lreg[i->vd], v);
-    for (unsigned l = 0; l < TT_LANES; l++) {
-        unsigned row = tt_sfp_row(addr, l), col = tt_sfp_col(odd, l);
+    if (!d32 && (odd == 0 || odd == TT_ALL)) {
+        tt_sfp_scatter16(t, addr, odd & 1, v, en);
+    } else {
+        for (unsigned l = 0; l < TT_LANES; l++) {
+            unsigned row = tt_sfp_row(addr, l), col = tt_sfp_col(odd, l);
 
-        if (!(en >> l & 1)) {
-            continue;
+            if (!(en >> l & 1)) {
+                continue;
+            }
+            if (d32) {
+                tt_dst_wr32(t, row, col, v[l]);
+            } else {
+                tt_dst_wr16(t, row, col, v[l]);
+            }
+            tt_dst_set_valid(t, row, d32);
         }
-        if (d32) {
-            tt_dst_wr32(t, row, col, v[l]);
-        } else {
-            tt_dst_wr16(t, row, col, v[l]);
-        }
-        tt_dst_set_valid(t, row, d32);
     }
     if (!i->macro) {
         tt_addr_mod(t, thread, tt_sfpstore_sfpu_addr_mode(i->w), false);

@@ -249,6 +249,41 @@ static void test_lane_mapping(void)
         tt_tensix_check_dst16(c, r, row, 1);
     }
     g_assert_cmpint(dst_valid(c, 4), ==, 0);
+    /*
+     * Disabled lanes keep their Dst datum: lanes 1, 8, 9, 30 (a column
+     * of row 0's first half, row 1's first two, row 3's last but one)
+     * store 0xb0.. in the odd columns of rows 0-3; ZEROACC clears the
+     * rows' valid bits, not their datums (0xa0.. from above)
+     */
+    push(c, ZEROACC_ALL);
+    set_flags(c, 1u << 1 | 1u << 8 | 1u << 9 | 1u << 30);
+    for (int l = 0; l < N; l++) {
+        v32[l] = 0xb000 | l;
+    }
+    set_lanes(c, 3, v32);
+    push(c, STORE(3, UINT16, 0, 2));
+    push(c, ENCC(0, 0));
+    for (int r = 0; r < 4; r++) {
+        for (int k = 0; k < 16; k++) {
+            int l = 8 * r + k / 2;
+
+            row[k] = ((k & 1) && (l == 1 || l == 8 || l == 9 || l == 30) ?
+                      0xb000 : 0xa000) | l;
+        }
+        tt_tensix_check_dst16(c, r, row, r != 2);
+    }
+    g_assert_cmpint(dst_valid(c, 2), ==, 0);    /* no lane stored: not */
+    /* and SFPLOAD reads the odd columns back, 0 from the invalid row */
+    push(c, LOAD(4, UINT16, 0, 2));
+    for (int l = 0; l < N; l++) {
+        v32[l] = l / 8 == 2 ? 0 : l == 1 || l == 8 || l == 9 || l == 30 ?
+                 0xb000 | l : 0xa000 | l;
+    }
+    check_lreg(c, 4, v32);
+    for (int l = 0; l < N; l++) {
+        v32[l] = l << 16 | l;
+    }
+    set_lanes(c, 1, v32);
     /* Imm10 bit 0 is not used: 9 is rows 8-11, even columns */
     push(c, STORE(0, UINT16, 0, 9));
     for (int k = 0; k < 16; k++) {

@@ -335,9 +335,16 @@ static bool tt_pack_datums(TTPack *p, const uint32_t *c, TTPackOut *o,
     if (tt_pacr_zero_write(p->w)) {
         mask = 0;
     }
-    for (unsigned j = 0; j < m; j++) {
-        raw[j] = p->f.dst32 ? tt_dst_rd32(t, d / 16, d % 16 + j, 0)
-                            : tt_dst_rd16(t, d / 16, d % 16 + j, 0);
+    if (p->f.dst32) {
+        for (unsigned j = 0; j < m; j++) {
+            raw[j] = tt_dst_rd32(t, d / 16, d % 16 + j, 0);
+        }
+    } else if (t->dst_valid[d / 16]) {  /* the run is within one row */
+        for (unsigned j = 0; j < m; j++) {
+            raw[j] = t->dst[d / 16][d % 16 + j];
+        }
+    } else {
+        memset(raw, 0, m * sizeof(*raw));
     }
     p->row_fn(&p->f, raw, v, m);
     if (m && mask != MAKE_64BIT_MASK(0, m)) {   /* most runs mask nothing */

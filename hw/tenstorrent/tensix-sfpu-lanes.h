@@ -243,22 +243,35 @@ static inline int32_t tt_sm_key(uint32_t x)
 
 /* ------------------------------------------------------------- PRNG -- */
 
-/* One step of a lane's LFSR (VectorUnit.md "PRNG"): taps 31, 21, 1, 0 */
+/*
+ * One step of a lane's LFSR (VectorUnit.md "PRNG"): taps 31, 21, 1, 0;
+ * on a uint32_t or a vector of them
+ */
+#define TT_PRNG_STEP(r) \
+    (((((r) >> 31 ^ (r) >> 21 ^ (r) >> 1 ^ (r)) & 1) ^ 1) << 31 | (r) >> 1)
+
 static inline uint32_t tt_prng_step(uint32_t r)
 {
-    uint32_t taps = (r >> 31 ^ r >> 21 ^ r >> 1 ^ r) & 1;
-
-    return (taps ^ 1) << 31 | r >> 1;
+    return TT_PRNG_STEP(r);
 }
 
-/* AdvancePRNG() in the lanes of @m: @out gets the state before */
+/*
+ * AdvancePRNG() in the lanes of @m: @out gets the state before.  Four
+ * lanes at a time: the step shifts by constants only, which any host's
+ * 128-bit vectors do (every SFP_STOCH_RND steps it).
+ */
 static inline void tt_sfp_prng(TTTensixSfpu *s, uint32_t m, uint32_t *out)
 {
-    for (unsigned l = 0; l < TT_LANES; l++) {
-        uint32_t r = s->prng[l];
+    for (unsigned l = 0; l < TT_LANES; l += 4) {
+        TTSfpQuad r, bit, k, next;
 
-        out[l] = r;
-        s->prng[l] = m >> l & 1 ? tt_prng_step(r) : r;
+        memcpy(&r, &s->prng[l], sizeof(r));
+        memcpy(&out[l], &r, sizeof(r));
+        memcpy(&bit, &tt_lane_bit[l], sizeof(bit));
+        next = TT_PRNG_STEP(r);
+        k = (TTSfpQuad)((bit & m) != 0);
+        r = (next & k) | (r & ~k);
+        memcpy(&s->prng[l], &r, sizeof(r));
     }
 }
 

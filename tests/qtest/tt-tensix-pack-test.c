@@ -209,6 +209,28 @@ static void test_bf16(void)
 }
 
 /*
+ * Dst rows whose valid bit is clear pack as zeros (as ttsim reads them):
+ * ZEROACC clears the bits of rows 0-7, not their datums
+ */
+static void test_invalid_rows(void)
+{
+    uint16_t v[8 * 16], zero[64] = { 0 };
+    TTTensixCfg *c = start();
+
+    for (int i = 0; i < 8 * 16; i++) {
+        v[i] = 0x4000 + i;
+    }
+    dst_fill16(c, TT_FMT_BF16, 0, v, 8);
+    push(c, MATH, TT_ENC_ZEROACC(3, 0, 0, 0, 0));
+    l1_fill(c, L1_P - 16, 0xaa, 256);
+    pack_setup(c, TT_FMT_BF16, TT_FMT_BF16, false, L1_P);
+    push(c, PACK, PACR(0, 0, 1));
+    check_l1_16(c, L1_P, zero, 64);
+    check_untouched(c, L1_P + 128, 0xaa, 64);
+    tt_tensix_end(c);
+}
+
+/*
  * FP32 Dst -> FP32 L1 (Read_32b_data, identity: NaN and denormals
  * preserved, FormatConversion.md).  Dst32b row 12, reached through
  * DEST_TARGET_REG_CFG_PACK_SEC0_Offset = 12 (InputAddressGenerator.md),
@@ -958,6 +980,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/blackhole/tensix-pack/bf16", test_bf16);
+    qtest_add_func("/blackhole/tensix-pack/invalid-rows", test_invalid_rows);
     qtest_add_func("/blackhole/tensix-pack/fp32", test_fp32);
     qtest_add_func("/blackhole/tensix-pack/fp32-to-bf16", test_fp32_to_bf16);
     qtest_add_func("/blackhole/tensix-pack/fp32-to-bfp8", test_fp32_to_bfp8);

@@ -654,6 +654,40 @@ static void tt_tensix_lock(TTTensix *t)
     qemu_mutex_lock(&t->lock);
 }
 
+/*
+ * A word pushed to a thread with nothing queued, expanding or recording
+ * runs at once when it can: every thread was left held or empty by the
+ * last run, and only a run or a step of its own changes that, so it is
+ * the one instruction that may go now, as in a run, without the queues
+ * and a run's turns.  False if it is held (or expands): it queues.
+ */
+static bool tt_push_direct(TTTensix *t, int thread, uint32_t w)
+{
+    TTTensixThread *th = &t->th[thread];
+    unsigned op = w >> 24;
+    bool done;
+
+    if (th->count || !tt_expander_idle(th) || th->replay_left ||
+        op == TT_OP_MOP || op == TT_OP_MOP_CFG || op == TT_OP_REPLAY) {
+        return false;
+    }
+    tt_running = t;             /* as in a run: STOREREG may reach the tile */
+    done = tt_execute(t, thread, w);
+    tt_running = NULL;
+    return done;
+}
+
+/* Some thread holds or expands words, or something is left in flight */
+static bool tt_tensix_pending(TTTensix *t)
+{
+    for (int i = 0; i < TT_TENSIX_THREADS; i++) {
+        if (t->th[i].count || !tt_expander_idle(&t->th[i])) {
+            return true;
+        }
+    }
+    return t->nflips || tt_sfpu_busy(t);
+}
+
 static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
                     bool before_mop)
 {
@@ -688,14 +722,23 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
         }
         th->pusher = current_cpu == t->cpu[role] ? role : -1;
     }
-    if (before_mop) {
-        th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] = w;
-    } else {                /* BRISC: after the MOP expander */
-        enq0 = th->enqueued;
-        tt_replay_stage(t, thread, w);
-        tt_word_done(th, enq0);
+    if (before_mop && tt_push_direct(t, thread, w)) {
+        th->pushes--;
+        ran = true;
+        if (tt_tensix_pending(t)) {
+            tt_tensix_run(t);   /* what the instruction may have unblocked */
+        }
+    } else {
+        if (before_mop) {
+            th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] =
+                w;
+        } else {                /* BRISC: after the MOP expander */
+            enq0 = th->enqueued;
+            tt_replay_stage(t, thread, w);
+            tt_word_done(th, enq0);
+        }
+        ran = tt_tensix_run(t);
     }
-    ran = tt_tensix_run(t);
     if (t->flip_thread >= 0 && t->th[t->flip_thread].pusher == role) {
         /* count the core's loop iterations from this push on */
         tt_spin_quiesce_watch(t->spin, role);

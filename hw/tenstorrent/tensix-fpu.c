@@ -766,16 +766,20 @@ bool tensix_gmpool(TTTensix *t, int thread, uint32_t w)
  * zero, BF16-style keeps 7 mantissa bits, FP16-style five exponent bits;
  * TF32 fills a Dst32b word, dest_32b_lo only its low half.
  */
+static inline uint16_t tt_mov_enc(const TTFpuOp *op, uint32_t *v)
+{
+    if (op->flush_src && !(*v >> 23 & 0xff)) {
+        *v = 0;
+    }
+    return op->e8 ? tt_dst_enc_bf16(*v >> 16)
+                  : tt_dst_enc_fp16((*v >> 16 & 0x8000) | (*v >> 13 & 0x7fff));
+}
+
 static void tt_mov_to_dst(TTTensix *t, TTFpuOp *op, unsigned row,
                           unsigned col, uint32_t v, bool lo)
 {
-    uint16_t h;
+    uint16_t h = tt_mov_enc(op, &v);
 
-    if (op->flush_src && !(v >> 23 & 0xff)) {
-        v = 0;
-    }
-    h = op->e8 ? tt_dst_enc_bf16(v >> 16)
-               : tt_dst_enc_fp16((v >> 16 & 0x8000) | (v >> 13 & 0x7fff));
     if (op->fmt_a == TT_FMT_TF32) {
         tt_dst_wr32(t, row, col, (uint32_t)h << 16 | (v & 0xe000) |
                     (lo ? h : 0));
@@ -786,6 +790,27 @@ static void tt_mov_to_dst(TTTensix *t, TTFpuOp *op, unsigned row,
         tt_dst_wr16(t, row, col, h);
     }
     tt_dst_set_valid(t, row, op->fmt_a == TT_FMT_TF32 || lo);
+}
+
+/*
+ * A row of Src values (@src[0..15], or @src[0] in every column with
+ * @col0) to Dst row @row; 16-bit Dst a row at a time, its valid bit once
+ */
+static void tt_mov_row(TTTensix *t, TTFpuOp *op, unsigned row,
+                       const uint32_t *src, bool col0, bool lo)
+{
+    if (op->fmt_a == TT_FMT_TF32 || lo) {
+        for (unsigned c = 0; c < 16; c++) {
+            tt_mov_to_dst(t, op, row, c, src[col0 ? 0 : c], lo);
+        }
+        return;
+    }
+    for (unsigned c = 0; c < 16; c++) {
+        uint32_t v = src[col0 ? 0 : c];
+
+        tt_dst_wr16(t, row, c, tt_mov_enc(op, &v));
+    }
+    tt_dst_set_valid(t, row, false);
 }
 
 static void tt_mov_formats(TTTensix *t, int thread, TTFpuOp *op,
@@ -812,12 +837,9 @@ static bool tt_mova2d(TTTensix *t, int thread, uint32_t w, bool wait)
     tt_mov_formats(t, thread, &op, false);
     op.drow = tt_fpu_dst_row(t, thread, tt_mova2d_dst(w), n);
     for (unsigned r = 0; r < n; r++) {
-        for (unsigned c = 0; c < 16; c++) {
-            tt_mov_to_dst(t, &op, op.drow + r, c,
-                          t->src[TT_SRCA].cell[t->src[TT_SRCA].matrix_bank]
-                                              [srow + r][c],
-                          tt_mova2d_dest_32b_lo(w));
-        }
+        tt_mov_row(t, &op, op.drow + r,
+                   t->src[TT_SRCA].cell[t->src[TT_SRCA].matrix_bank][srow + r],
+                   false, tt_mova2d_dest_32b_lo(w));
     }
     tt_addr_mod(t, thread, tt_mova2d_addr_mode(w), true);
     return true;
@@ -853,11 +875,8 @@ static bool tt_movb2d(TTTensix *t, int thread, uint32_t w, bool wait)
     tt_mov_formats(t, thread, &op, true);
     op.drow = tt_fpu_dst_row(t, thread, tt_movb2d_dst(w), n);
     for (unsigned r = 0; r < n; r++, srow += !bcast8) {
-        for (unsigned c = 0; c < 16; c++) {
-            tt_mov_to_dst(t, &op, op.drow + r, c,
-                          sb->cell[sb->matrix_bank][srow][col0 ? 0 : c],
-                          tt_movb2d_dest_32b_lo(w));
-        }
+        tt_mov_row(t, &op, op.drow + r, sb->cell[sb->matrix_bank][srow],
+                   col0, tt_movb2d_dest_32b_lo(w));
     }
     tt_addr_mod(t, thread, tt_movb2d_addr_mode(w), true);
     return true;

@@ -215,7 +215,7 @@ static bool tt_is_nop(uint32_t w)
 static bool tt_mop_word(TTTensixMop *m, uint32_t o, uint32_t j, uint32_t *w)
 {
     const uint32_t *c = m->cfg;
-    uint32_t seq[6];
+    QEMU_UNINITIALIZED uint32_t seq[6];
     unsigned n = 0;
 
     if (m->tmpl == 0) {

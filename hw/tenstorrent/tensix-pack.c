@@ -252,7 +252,7 @@ static void tt_pack_store(TTPack *p, TTPackOut *o, uint32_t byte,
                           const uint32_t *v, unsigned n)
 {
     unsigned nb = p->out_bits / 8;
-    uint8_t buf[TT_ROW_DATUMS * 4];
+    QEMU_UNINITIALIZED uint8_t buf[TT_ROW_DATUMS * 4];
 
     if (!p->l1_acc) {
         /* one loop per width: this runs for every datum packed */
@@ -325,7 +325,7 @@ static bool tt_pack_datums(TTPack *p, const uint32_t *c, TTPackOut *o,
     uint64_t bit0 = (uint64_t)t->packer.data * 8;
     uint64_t bit = bit0 + (uint64_t)i * p->out_bits;
     unsigned fit = tt_pack_fit(p, bit, n), m = fit, mask;
-    uint32_t raw[TT_ROW_DATUMS], v[TT_ROW_DATUMS];
+    QEMU_UNINITIALIZED uint32_t raw[TT_ROW_DATUMS], v[TT_ROW_DATUMS];
 
     if (p->bfp && t->packer.exp + i / 16 >= t->l1_size) {
         m = 0;                  /* the exponent does not fit: no message */

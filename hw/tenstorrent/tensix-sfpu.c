@@ -178,7 +178,7 @@ static void tt_sfp_run_sched(TTTensix *t, const TTTensixSfpSched *op)
 static unsigned tt_sfp_run_due(TTTensix *t)
 {
     TTTensixSfpu *s = &t->sfpu;
-    TTTensixSfpSched due[TT_SFPU_SCHED];
+    QEMU_UNINITIALIZED TTTensixSfpSched due[TT_SFPU_SCHED];
     unsigned n = 0, k = 0, busy = 0, sr = 0, sr16 = 0;
 
     for (unsigned j = 0; j < s->nsched; j++) {

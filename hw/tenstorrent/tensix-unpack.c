@@ -377,7 +377,7 @@ static bool tt_unpack_fast(TTUnpack *p, TTUnpackRowFn *fn, uint32_t i,
     unsigned bytes = p->bits / 8;
     uint64_t a = rowbit / 8 + (uint64_t)x * bytes;
     uint64_t last = a + (n - 1) * bytes;
-    uint32_t v[TT_ROW_DATUMS];
+    QEMU_UNINITIALIZED uint32_t v[TT_ROW_DATUMS];
 
     if ((a > p->limit * 16ull) != (last > p->limit * 16ull)) {
         return false;

@@ -256,23 +256,23 @@ static inline uint32_t tt_prng_step(uint32_t r)
 }
 
 /*
- * AdvancePRNG() in the lanes of @m: @out gets the state before.  Four
- * lanes at a time: the step shifts by constants only, which any host's
- * 128-bit vectors do (every SFP_STOCH_RND steps it).
+ * AdvancePRNG() in the lanes of @m: @out gets the state before.  The step
+ * shifts by constants only, so it runs four lanes per 128-bit vector on
+ * any host (every SFP_STOCH_RND steps it).
  */
 static inline void tt_sfp_prng(TTTensixSfpu *s, uint32_t m, uint32_t *out)
 {
+    QEMU_UNINITIALIZED uint32_t next[TT_LANES];
+
+    memcpy(out, s->prng, sizeof(s->prng));
     for (unsigned l = 0; l < TT_LANES; l += 4) {
-        TTSfpQuad r, bit, k, next;
+        TTSfpQuad r;
 
         memcpy(&r, &s->prng[l], sizeof(r));
-        memcpy(&out[l], &r, sizeof(r));
-        memcpy(&bit, &tt_lane_bit[l], sizeof(bit));
-        next = TT_PRNG_STEP(r);
-        k = (TTSfpQuad)((bit & m) != 0);
-        r = (next & k) | (r & ~k);
-        memcpy(&s->prng[l], &r, sizeof(r));
+        r = TT_PRNG_STEP(r);
+        memcpy(&next[l], &r, sizeof(r));
     }
+    tt_sfp_merge(s->prng, next, m);
 }
 
 /* A copy of @src with the sign flipped if @neg */

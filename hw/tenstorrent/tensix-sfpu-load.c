@@ -120,15 +120,9 @@ static void tt_sfp_scatter16(TTTensix *t, unsigned addr, unsigned o,
         uint16_t *d = t->dst[row];
         uint32_t m = en >> (8 * r) & 0xff;
 
-        if (m == 0xff) {
-            for (unsigned c = 0; c < 8; c++) {
+        for (unsigned c = 0; c < 8; c++) {
+            if (m >> c & 1) {
                 d[2 * c + o] = v[8 * r + c];
-            }
-        } else {
-            for (unsigned c = 0; c < 8; c++) {
-                if (m >> c & 1) {
-                    d[2 * c + o] = v[8 * r + c];
-                }
             }
         }
         if (m) {

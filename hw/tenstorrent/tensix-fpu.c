@@ -79,7 +79,6 @@ typedef struct TTFpuOp {
     int expadj, zexp;           /* product exponent rebias; zero's exponent */
     uint32_t (*a)[TT_ROW_DATUMS], (*b)[TT_ROW_DATUMS];  /* matrix banks */
     unsigned ra, rb, drow;
-    uint32_t wrap[16][TT_ROW_DATUMS];   /* tt_fpu_srca16(): rows 56-63, 0-7 */
 } TTFpuOp;
 
 /*
@@ -147,9 +146,12 @@ static void tt_fpu_setup(TTTensix *t, int thread, TTFpuOp *op, unsigned dst,
  * MVMUL, DOTPV, GAPOOL and GMPOOL read 16 SrcA rows from the RWC's row
  * (a multiple of 8); from row 56 they would pass the bank's end, which
  * MVMUL.md leaves undefined (ttsim requires a multiple of 16).  Those
- * rows wrap to the bank's start here, with a guest error.
+ * rows wrap to the bank's start here, with a guest error, read from the
+ * caller's @wrap (uninitialised: QEMU's builds zero every local, and a
+ * 1 KiB buffer cleared per instruction showed in profiles).
  */
-static void tt_fpu_srca16(TTTensix *t, int thread, uint32_t w, TTFpuOp *op)
+static void tt_fpu_srca16(TTTensix *t, int thread, uint32_t w, TTFpuOp *op,
+                          uint32_t (*wrap)[TT_ROW_DATUMS])
 {
     if (op->ra + 16 <= TT_SRC_ROWS) {
         return;
@@ -158,10 +160,9 @@ static void tt_fpu_srca16(TTTensix *t, int thread, uint32_t w, TTFpuOp *op)
                     "rows 0-%u read instead", op->ra, op->ra + 15,
                     op->ra + 15 - TT_SRC_ROWS);
     for (unsigned i = 0; i < 16; i++) {
-        memcpy(op->wrap[i], op->a[(op->ra + i) % TT_SRC_ROWS],
-               sizeof(op->wrap[i]));
+        memcpy(wrap[i], op->a[(op->ra + i) % TT_SRC_ROWS], sizeof(wrap[i]));
     }
-    op->a = op->wrap;
+    op->a = wrap;
     op->ra = 0;
 }
 
@@ -260,7 +261,7 @@ static void tt_velw_generic(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
                             const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
                             const TTElwCfg *e)
 {
-    tt_velw_body8(t, a, b, drow, e);
+    tt_velw_body8(t, a, b, drow, e, false);
 }
 
 #if defined(CONFIG_AVX2_OPT) || defined(CONFIG_AVX512BW_OPT)
@@ -281,7 +282,7 @@ tt_velw_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
              const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
              const TTElwCfg *e)
 {
-    tt_velw_body8(t, a, b, drow, e);
+    tt_velw_body8(t, a, b, drow, e, false);
 }
 #endif
 
@@ -310,7 +311,7 @@ tt_velw_avx512(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
                const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
                const TTElwCfg *e)
 {
-    tt_velw_body16(t, a, b, drow, e);
+    tt_velw_body16(t, a, b, drow, e, !t->reference);
 }
 
 #define TT_CPU_AVX512   (CPUINFO_AVX512F | CPUINFO_AVX512BW)
@@ -419,13 +420,14 @@ bool tensix_mvmul(TTTensix *t, int thread, uint32_t w)
 {
     bool bcast = tt_mvmul_instr_mod19(w);
     TTFpuOp op;
+    QEMU_UNINITIALIZED uint32_t wrap[16][TT_ROW_DATUMS];
 
     if (!tt_fpu_both_ready(t, thread)) {
         return false;
     }
     /* BroadcastSrcBRow: 7 rows, every other one written */
     tt_fpu_setup(t, thread, &op, tt_mvmul_dst(w), 8);
-    tt_fpu_srca16(t, thread, w, &op);
+    tt_fpu_srca16(t, thread, w, &op, wrap);
     if (bcast) {
         op.rb = t->th[thread].rwc.srcb & 0x3f;
     }
@@ -439,12 +441,13 @@ bool tensix_mvmul(TTTensix *t, int thread, uint32_t w)
 bool tensix_dotpv(TTTensix *t, int thread, uint32_t w)
 {
     TTFpuOp op;
+    QEMU_UNINITIALIZED uint32_t wrap[16][TT_ROW_DATUMS];
 
     if (!tt_fpu_both_ready(t, thread)) {
         return false;
     }
     tt_fpu_setup(t, thread, &op, tt_dotpv_dst(w), 8);
-    tt_fpu_srca16(t, thread, w, &op);
+    tt_fpu_srca16(t, thread, w, &op, wrap);
     tt_fpu_trace(t, thread, w, &op);
     tt_matmul(t, &op, 8, false);
     return tt_fpu_done(t, thread, tt_dotpv_addr_mode(w),
@@ -455,6 +458,7 @@ bool tensix_dotpv(TTTensix *t, int thread, uint32_t w)
 bool tensix_gapool(TTTensix *t, int thread, uint32_t w)
 {
     TTFpuOp op;
+    QEMU_UNINITIALIZED uint32_t wrap[16][TT_ROW_DATUMS];
 
     if (!tt_fpu_both_ready(t, thread)) {
         return false;
@@ -464,7 +468,7 @@ bool tensix_gapool(TTTensix *t, int thread, uint32_t w)
                         "ignored");
     }
     tt_fpu_setup(t, thread, &op, tt_gapool_dst(w), 4);
-    tt_fpu_srca16(t, thread, w, &op);
+    tt_fpu_srca16(t, thread, w, &op, wrap);
     tt_fpu_trace(t, thread, w, &op);
     tt_matmul(t, &op, 4, false);
     return tt_fpu_done(t, thread, tt_gapool_pool_addr_mode(w),
@@ -724,12 +728,13 @@ bool tensix_gmpool(TTTensix *t, int thread, uint32_t w)
     bool argmax = tt_gmpool_max_pool_index_en(w);
     TTPoolStyle sa, sd;
     TTFpuOp op;
+    QEMU_UNINITIALIZED uint32_t wrap[16][TT_ROW_DATUMS];
 
     if (!tt_fpu_both_ready(t, thread)) {
         return false;
     }
     tt_fpu_setup(t, thread, &op, tt_gmpool_dst(w), 4);
-    tt_fpu_srca16(t, thread, w, &op);
+    tt_fpu_srca16(t, thread, w, &op, wrap);
     op.ra = t->th[thread].rwc.srca & 0x30;
     tt_pool_styles(t, thread, &op, argmax, &sa, &sd);
     tt_fpu_trace(t, thread, w, &op);

@@ -230,8 +230,8 @@ bool tt_fmt_unpack(unsigned in, unsigned out, uint32_t raw, uint8_t exp,
  * exponent may not fit FP16, nor the flag-dependent FP8 and INT8).
  */
 static inline QEMU_ALWAYS_INLINE void
-tt_unpack_row(const uint8_t *l1, uint32_t *val, unsigned n, uint8_t exp,
-              unsigned in, unsigned out, bool to_dst)
+tt_unpack_row(const uint8_t *restrict l1, uint32_t *restrict val, unsigned n,
+              uint8_t exp, unsigned in, unsigned out, bool to_dst)
 {
     unsigned bytes = tt_bits(in) / 8;
 
@@ -243,21 +243,37 @@ tt_unpack_row(const uint8_t *l1, uint32_t *val, unsigned n, uint8_t exp,
     }
 }
 
+/*
+ * A whole row, the common case, as a fixed count, which the compiler
+ * turns into vector code (the pointers are restrict for that)
+ */
+static inline QEMU_ALWAYS_INLINE void
+tt_unpack_row_n(const uint8_t *restrict l1, uint32_t *restrict val,
+                unsigned n, uint8_t exp, unsigned in, unsigned out,
+                bool to_dst)
+{
+    if (n == TT_ROW_DATUMS) {
+        tt_unpack_row(l1, val, TT_ROW_DATUMS, exp, in, out, to_dst);
+    } else {
+        tt_unpack_row(l1, val, n, exp, in, out, to_dst);
+    }
+}
+
 #define TT_UNPACK_ROWS(X) \
     X(FP32, FP32) X(FP32, TF32) X(FP32, BF16) X(FP32, FP16) \
     X(TF32, TF32) X(INT32, INT32) X(BF16, BF16) X(FP16, FP16) \
     X(INT16, INT16) X(BFP8, BFP8)
 
 #define TT_UNPACK_ROW_FNS(IN, OUT) \
-    static void tt_unpack_row_##IN##_##OUT##_src(const uint8_t *l1, \
-            uint32_t *val, unsigned n, uint8_t exp) \
+    static void tt_unpack_row_##IN##_##OUT##_src(const uint8_t *restrict l1, \
+            uint32_t *restrict val, unsigned n, uint8_t exp) \
     { \
-        tt_unpack_row(l1, val, n, exp, TT_FMT_##IN, TT_FMT_##OUT, false); \
+        tt_unpack_row_n(l1, val, n, exp, TT_FMT_##IN, TT_FMT_##OUT, false); \
     } \
-    static void tt_unpack_row_##IN##_##OUT##_dst(const uint8_t *l1, \
-            uint32_t *val, unsigned n, uint8_t exp) \
+    static void tt_unpack_row_##IN##_##OUT##_dst(const uint8_t *restrict l1, \
+            uint32_t *restrict val, unsigned n, uint8_t exp) \
     { \
-        tt_unpack_row(l1, val, n, exp, TT_FMT_##IN, TT_FMT_##OUT, true); \
+        tt_unpack_row_n(l1, val, n, exp, TT_FMT_##IN, TT_FMT_##OUT, true); \
     }
 TT_UNPACK_ROWS(TT_UNPACK_ROW_FNS)
 
@@ -490,24 +506,41 @@ uint32_t tt_fmt_pack(const TTPackFormat *f, uint32_t raw)
     return tt_pack_one(f, raw);
 }
 
-/* Row converters: tt_pack_one compiled once per mode (flags stay live) */
 static inline QEMU_ALWAYS_INLINE void
-tt_pack_row(const TTPackFormat *f, const uint32_t *raw, uint32_t *val,
-            unsigned n, unsigned mode)
+tt_pack_row_n(const TTPackFormat *k, const uint32_t *restrict raw,
+              uint32_t *restrict val, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        val[i] = tt_pack_one(k, raw[i]);
+    }
+}
+
+/*
+ * Row converters: tt_pack_one compiled once per mode (flags stay live),
+ * and once more for the common whole row without ReLU, a fixed-count
+ * loop the compiler turns into vector code
+ */
+static inline QEMU_ALWAYS_INLINE void
+tt_pack_row(const TTPackFormat *f, const uint32_t *restrict raw,
+            uint32_t *restrict val, unsigned n, unsigned mode)
 {
     TTPackFormat k = *f;
 
     k.dst32 = mode >> 8;
     k.in = mode >> 4 & 15;
     k.out = mode & 15;
-    for (unsigned i = 0; i < n; i++) {
-        val[i] = tt_pack_one(&k, raw[i]);
+    if (n == TT_ROW_DATUMS && !k.relu_mode) {
+        k.relu_mode = 0;
+        tt_pack_row_n(&k, raw, val, TT_ROW_DATUMS);
+    } else {
+        tt_pack_row_n(&k, raw, val, n);
     }
 }
 
 #define TT_PACK_ROW_FN(m) \
-    static void tt_pack_row_##m(const TTPackFormat *f, const uint32_t *raw, \
-                                uint32_t *val, unsigned n) \
+    static void tt_pack_row_##m(const TTPackFormat *f, \
+                                const uint32_t *restrict raw, \
+                                uint32_t *restrict val, unsigned n) \
     { \
         tt_pack_row(f, raw, val, n, m); \
     }

@@ -256,6 +256,13 @@ static void tt_pack_store(TTPack *p, TTPackOut *o, uint32_t byte,
 
     if (!p->l1_acc) {
         /* one loop per width: this runs for every datum packed */
+        if (nb == 2 && n == TT_ROW_DATUMS) {
+            for (unsigned k = 0; k < TT_ROW_DATUMS; k++) {    /* vector */
+                stw_le_p(buf + 2 * k, v[k]);
+            }
+            tt_pack_put_run(o, byte, buf, TT_ROW_DATUMS * 2);
+            return;
+        }
         switch (nb) {
         case 1:
             for (unsigned k = 0; k < n; k++) {
@@ -335,9 +342,27 @@ static bool tt_pack_datums(TTPack *p, const uint32_t *c, TTPackOut *o,
     if (tt_pacr_zero_write(p->w)) {
         mask = 0;
     }
-    if (p->f.dst32) {
+    if (p->f.dst32 && m == TT_ROW_DATUMS &&
+        t->dst_valid[tt_dst_adj32(d / 16)]) {
+        unsigned a = tt_dst_adj32(d / 16);
+        uint16_t hi[TT_ROW_DATUMS], lo[TT_ROW_DATUMS];
+
+        /* copies no pointer can alias: the loop becomes vector code */
+        memcpy(hi, t->dst[a], sizeof(hi));
+        memcpy(lo, t->dst[a + 8], sizeof(lo));
+        for (unsigned j = 0; j < TT_ROW_DATUMS; j++) {
+            raw[j] = (uint32_t)hi[j] << 16 | lo[j];
+        }
+    } else if (p->f.dst32) {
         for (unsigned j = 0; j < m; j++) {
             raw[j] = tt_dst_rd32(t, d / 16, d % 16 + j, 0);
+        }
+    } else if (t->dst_valid[d / 16] && m == TT_ROW_DATUMS) {
+        uint16_t row[TT_ROW_DATUMS];
+
+        memcpy(row, t->dst[d / 16], sizeof(row));
+        for (unsigned j = 0; j < TT_ROW_DATUMS; j++) {
+            raw[j] = row[j];
         }
     } else if (t->dst_valid[d / 16]) {  /* the run is within one row */
         for (unsigned j = 0; j < m; j++) {

@@ -285,6 +285,22 @@ static void tt_unpack_dst(TTTensix *t, unsigned row, unsigned col,
     tt_dst_set_valid(t, row, dst32);
 }
 
+/*
+ * The Src row of output row @row (below 4: SrcA's header, no row): SrcB
+ * from the thread's row counter, SrcA after the header, wrapping on
+ * Blackhole with SetOvrdWithAddr (ttsim), else from the counter
+ */
+static unsigned tt_unpack_src_row(TTUnpack *p, unsigned row, bool ovrd)
+{
+    unsigned base = p->t->src[p->u].row[p->thread];
+
+    if (p->u) {
+        return (row + base) & 0x3f;
+    }
+    row -= 4;
+    return (ovrd ? row : (row & 15) + base) & 0x3f;
+}
+
 /* @n datums to SrcA, SrcB or Dst from output position @o, in one row */
 static void tt_unpack_write(TTUnpack *p, unsigned o, const uint32_t *v,
                             unsigned n)
@@ -297,7 +313,7 @@ static void tt_unpack_write(TTUnpack *p, unsigned o, const uint32_t *v,
     unsigned row = o / 16, col = o % 16;
 
     if (p->u) {
-        tt_unpack_cells(&cell[(row + s->row[p->thread]) & 0x3f][col], v, n);
+        tt_unpack_cells(cell[tt_unpack_src_row(p, row, ovrd)] + col, v, n);
         return;
     }
     if (p->to_dst) {
@@ -313,12 +329,10 @@ static void tt_unpack_write(TTUnpack *p, unsigned o, const uint32_t *v,
         n -= p->col_shift - col;
         col = p->col_shift;
     }
-    row -= 4;
     col -= p->col_shift;
-    row = ovrd ? row & 0x3f     /* Blackhole wraps (ttsim) */
-               : (row & 15) + s->row[p->thread];
+    row = tt_unpack_src_row(p, row, ovrd);
     if (!p->transpose) {
-        tt_unpack_cells(&cell[row & 0x3f][col], v, n);
+        tt_unpack_cells(&cell[row][col], v, n);
         return;
     }
     for (unsigned k = 0; k < n; k++) {
@@ -397,6 +411,41 @@ static bool tt_unpack_fast(TTUnpack *p, TTUnpackRowFn *fn, uint32_t i,
 }
 
 /*
+ * The common case of the loop below: whole rows of 16 datums of a
+ * non-BFP format, contiguous in L1 on one side of the FIFO limit and
+ * inside L1, into whole Src rows (no Dst, transpose or column shift),
+ * each converted straight into its Src row.  False if it does not apply.
+ */
+static bool tt_unpack_rows(TTUnpack *p, TTUnpackRowFn *fn)
+{
+    TTTensixSrc *s = &p->t->src[p->u];
+    bool ovrd = TT_THCFG(p->t->th[p->thread].thread_cfg,
+                         SRCA_SET_SetOvrdWithAddr);
+    unsigned bytes = p->bits / 8, o = p->out_addr;
+    uint64_t a = p->bit / 8, end = a + (uint64_t)p->count * bytes;
+
+    if (p->to_dst || p->transpose || p->col_shift || p->bit % 8 ||
+        tt_fmt_is_bfp(p->in) || p->row_width != TT_ROW_DATUMS ||
+        p->row_stride != TT_ROW_DATUMS * bytes || o % TT_ROW_DATUMS ||
+        p->count % TT_ROW_DATUMS ||
+        (a > p->limit * 16ull) != (end - 1 > p->limit * 16ull)) {
+        return false;
+    }
+    a = tt_unpack_wrap(p, a);
+    if (a >= p->t->l1_size || end - p->bit / 8 > p->t->l1_size - a) {
+        return false;
+    }
+    for (unsigned r = 0; r < p->count / TT_ROW_DATUMS; r++, o += 16) {
+        if (p->u || o >= 4 * TT_ROW_DATUMS) {   /* SrcA: not the header */
+            fn(p->t->l1 + a + r * TT_ROW_DATUMS * bytes,
+               s->cell[s->unpack_bank][tt_unpack_src_row(p, o / 16, ovrd)],
+               TT_ROW_DATUMS, 0);
+        }
+    }
+    return true;
+}
+
+/*
  * The main loop of UNPACR_Regular.md (no decompression), in runs of
  * datums that share an L1 row, a Src/Dst row and a BFP exponent when a
  * row converter applies, else datum by datum.
@@ -408,6 +457,10 @@ static void tt_unpack_loop(TTUnpack *p, bool zero)
     bool bfp = tt_fmt_is_bfp(p->in);
     unsigned o = p->out_addr, x = 0, n;     /* x: datum in the L1 row */
     uint64_t rowbit = p->bit;
+
+    if (fn && !zero && tt_unpack_rows(p, fn)) {
+        return;
+    }
 
     for (uint32_t i = 0; i < p->count; i += n) {
         n = 1;

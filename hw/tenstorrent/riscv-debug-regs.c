@@ -434,6 +434,16 @@ static void tt_host_holds_flush(void)
  */
 #define TT_START_WAIT_NS    (250 * SCALE_MS)
 
+/*
+ * The wait yields the CPU for its first TT_START_SPIN_NS (a core on an
+ * idle host CPU starts within that), then sleeps TT_START_NAP_US between
+ * checks: with more released cores than host CPUs a thread that keeps
+ * yielding takes the CPU time they need to start (a fifth of two CPUs,
+ * releasing 140 tiles)
+ */
+#define TT_START_SPIN_NS    (1 * SCALE_MS)
+#define TT_START_NAP_US     20
+
 typedef struct TTHostStart {
     TTRiscvDebugRegs *s;
     uint32_t roles;
@@ -457,6 +467,7 @@ static bool tt_core_progressed(CPUState *cs, struct TTCoreRelease *rl)
 static void tt_host_starts_flush(void)
 {
     unsigned n = tt_host_nstarts;
+    int64_t t0;
     bool locked;
 
     tt_host_nstarts = 0;
@@ -468,18 +479,24 @@ static void tt_host_starts_flush(void)
     if (locked) {
         bql_unlock();       /* a halted vCPU thread needs it to wake up */
     }
+    t0 = get_clock();
     for (unsigned i = 0; i < n; i++) {
         const TTHostStart *w = &tt_host_starts[i];
 
         for (int r = 0; r < w->s->ncores; r++) {
             CPUState *cs = CPU(w->s->cpu[r]);
+            int64_t now;
 
             if (!(w->roles & BIT(r))) {
                 continue;
             }
             while (!tt_core_progressed(cs, &w->s->rel[r]) &&
-                   get_clock() < w->until) {
-                sched_yield();
+                   (now = get_clock()) < w->until) {
+                if (now - t0 < TT_START_SPIN_NS) {
+                    sched_yield();
+                } else {
+                    g_usleep(TT_START_NAP_US);
+                }
             }
         }
     }

@@ -277,27 +277,25 @@ tt_unpack_row_n(const uint8_t *restrict l1, uint32_t *restrict val,
     }
 TT_UNPACK_ROWS(TT_UNPACK_ROW_FNS)
 
+/* Indexed by the formats (4 bits each) and the destination */
 #define TT_UNPACK_ROW_ENTRY(IN, OUT) \
-    { TT_FMT_##IN, TT_FMT_##OUT, \
-      { tt_unpack_row_##IN##_##OUT##_src, tt_unpack_row_##IN##_##OUT##_dst } },
+    [TT_FMT_##IN << 4 | TT_FMT_##OUT] = \
+      { tt_unpack_row_##IN##_##OUT##_src, tt_unpack_row_##IN##_##OUT##_dst },
 
-static const struct {
-    uint8_t in, out;
-    TTUnpackRowFn *fn[2];       /* to Src, to Dst */
-} tt_unpack_rows[] = { TT_UNPACK_ROWS(TT_UNPACK_ROW_ENTRY) };
+static TTUnpackRowFn *const tt_unpack_rows[256][2] = {
+    TT_UNPACK_ROWS(TT_UNPACK_ROW_ENTRY)
+};
 
 TTUnpackRowFn *tt_fmt_unpack_row(unsigned in, unsigned out, bool to_dst)
 {
     uint32_t v;
 
-    for (unsigned i = 0; i < ARRAY_SIZE(tt_unpack_rows); i++) {
-        if (tt_unpack_rows[i].in == in && tt_unpack_rows[i].out == out) {
-            /* any datum decides whether the pair is accepted */
-            return tt_unpack_one(in, out, 0, 0, to_dst, false, false, &v)
-                   ? tt_unpack_rows[i].fn[to_dst] : NULL;
-        }
+    if (in > 15 || out > 15 || !tt_unpack_rows[in << 4 | out][to_dst]) {
+        return NULL;
     }
-    return NULL;
+    /* any datum decides whether the pair is accepted */
+    return tt_unpack_one(in, out, 0, 0, to_dst, false, false, &v)
+           ? tt_unpack_rows[in << 4 | out][to_dst] : NULL;
 }
 
 /* ------------------------------------------------------------ packing -- */
@@ -546,23 +544,18 @@ tt_pack_row(const TTPackFormat *f, const uint32_t *restrict raw,
     }
 TT_PACK_MODES(TT_PACK_ROW_FN)
 
-#define TT_PACK_ROW_ENTRY(m) { m, tt_pack_row_##m },
+/* Indexed by the mode (Read_32b_data << 8 | In << 4 | Out) */
+#define TT_PACK_ROW_ENTRY(m) [m] = { tt_pack_row_##m },
 
 static const struct {
-    uint16_t mode;
     TTPackRowFn *fn;
-} tt_pack_rows[] = { TT_PACK_MODES(TT_PACK_ROW_ENTRY) };
+} tt_pack_rows[512] = { TT_PACK_MODES(TT_PACK_ROW_ENTRY) };
 
 TTPackRowFn *tt_fmt_pack_row(const TTPackFormat *f)
 {
     unsigned mode = tt_pack_mode(f);
 
-    for (unsigned i = 0; i < ARRAY_SIZE(tt_pack_rows); i++) {
-        if (tt_pack_rows[i].mode == mode) {
-            return tt_pack_rows[i].fn;
-        }
-    }
-    return NULL;
+    return mode < ARRAY_SIZE(tt_pack_rows) ? tt_pack_rows[mode].fn : NULL;
 }
 
 bool tt_fmt_pack_supported(const TTPackFormat *f)

@@ -41,6 +41,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/units.h"
 #include "qemu/timer.h"
 #include "qemu/main-loop.h"
 #include "qapi/error.h"
@@ -65,6 +66,9 @@
 /* reading on the cores' threads (tt_eth_poll) */
 #define TT_ETH_POLL_LAPSE_NS    (1 * SCALE_MS)
 #define TT_ETH_POLL_TX          BIT(31)     /* a role: a command went out */
+/* batches (tt_eth_batch_begin) */
+#define TT_ETH_BATCH_FRAMES     16
+#define TT_ETH_BATCH_BYTES      (64 * KiB)
 #define TT_ETH_MAX_FRAME        (TT_LINK_ETH_HLEN + TT_LINK_HLEN + 0xfff0)
 /* AICLK 1.35 GHz: cycles to ns */
 #define TT_ETH_CYCLES_TO_NS(c)  ((int64_t)(c) * 20 / 27)
@@ -219,6 +223,44 @@ static void tt_eth_tx_flushed(NetClientState *nc, ssize_t len)
     }
 }
 
+/*
+ * Batches.  A core issuing commands back to back (a stream of 1 KiB L1
+ * writes) cost a socket write per frame and the peer a read per frame:
+ * most of a link's cost.  Where a core of the tile waits with the link
+ * polled on its thread (tt_eth_poll()), frames sent meanwhile go into a
+ * batch the netdev keeps (qemu_net_peer_set_batched()) and writes in one
+ * go when a core of the tile waits, polls or parks, when a command leaves
+ * its queue's window full, every TT_ETH_BATCH_FRAMES frames or
+ * TT_ETH_BATCH_BYTES, at the next sample of a core that went on to other
+ * work (TT_SPIN_POLL_SAMPLE, microseconds), and for a core that stopped
+ * (a WFI) when reading goes back to the main loop (tt_eth_poll_timer()).
+ * A timer of its own would wake the main loop twice per batch.  Frames
+ * keep their order; only when they leave the host changes.  With the BQL.
+ */
+static void tt_eth_batch_end(TTEthTxRx *s)
+{
+    if (!s->batching) {
+        return;
+    }
+    qatomic_set(&s->batching, false);
+    tt_spin_want_samples(s->spin, false);
+    qemu_net_peer_set_batched(tt_eth_nc(s), false);
+    if (s->batch_frames) {
+        s->batches++;
+        s->frames_batched += s->batch_frames;
+        trace_tt_eth_batch(s->channel, s->batch_frames, s->batch_bytes);
+    }
+    s->batch_frames = s->batch_bytes = 0;
+}
+
+static void tt_eth_batch_begin(TTEthTxRx *s)
+{
+    if (!s->batching && qemu_net_peer_set_batched(tt_eth_nc(s), true)) {
+        qatomic_set(&s->batching, true);
+        tt_spin_want_samples(s->spin, true);
+    }
+}
+
 static void tt_eth_send(TTEthTxRx *s, const uint8_t *f, uint32_t len)
 {
     NetClientState *nc = tt_eth_nc(s);
@@ -234,6 +276,13 @@ static void tt_eth_send(TTEthTxRx *s, const uint8_t *f, uint32_t len)
                           ? f[TT_LINK_ETH_HLEN + TT_LINK_OFF_SEQ] : 0, len);
     if (!qemu_send_packet_async(nc, f, len, tt_eth_tx_flushed)) {
         s->tx_queued++;         /* the netdev keeps it until it can write */
+    } else if (s->batching) {
+        s->batch_bytes += len;
+        if (++s->batch_frames >= TT_ETH_BATCH_FRAMES ||
+            s->batch_bytes >= TT_ETH_BATCH_BYTES) {
+            tt_eth_batch_end(s);    /* out, and a new batch for the rest */
+            tt_eth_batch_begin(s);
+        }
     }
 }
 
@@ -480,7 +529,13 @@ static void tt_eth_tx_cmd(TTEthTxRx *s, int qi, uint32_t cmd)
     (*tt_txq_reg(q, TT_ETH_TXQ_TRANSFER_CNT))++;
     tt_spin_expect_answer(s->spin);
     tt_eth_poll_tx(s);
+    if (s->polling & TT_ETH_POLL_TX) {
+        tt_eth_batch_begin(s);      /* the core's next wait writes it */
+    }
     tt_eth_tx_pump(s, qi);
+    if (q->ongoing) {
+        tt_eth_batch_end(s);        /* the window is full: it waits now */
+    }
 }
 
 /* The link */
@@ -878,6 +933,7 @@ static void tt_eth_poll_timer(void *opaque)
         tt_eth_poll_stop(s, s->polling & ~TT_ETH_POLL_TX);
     }
     if (now - s->tx_seen_ns >= TT_ETH_POLL_LAPSE_NS) {
+        tt_eth_batch_end(s);        /* its core stopped without a sample */
         tt_eth_poll_stop(s, TT_ETH_POLL_TX);
     }
     if (s->polling) {
@@ -902,6 +958,14 @@ static void tt_eth_poll(void *opaque, int role, TTSpinPoll event)
     NetClientState *nc = qemu_get_queue(s->nic);
     int64_t now;
 
+    if (qatomic_read(&s->batching)) {
+        bql_lock();
+        tt_eth_batch_end(s);        /* a core waits: the peer may answer */
+        bql_unlock();
+    }
+    if (event == TT_SPIN_POLL_SAMPLE) {
+        return;
+    }
     if (event != TT_SPIN_POLL_WAITING) {
         /* a core that parks must be woken by the main loop's reads */
         uint32_t roles = BIT(role) | (event == TT_SPIN_POLL_PARKING ?
@@ -931,7 +995,10 @@ static void tt_eth_poll(void *opaque, int role, TTSpinPoll event)
     }
     if (qemu_net_peer_rx_ready(nc)) {
         bql_lock();
+        /* what the frames set off (acks, packets the acks let go) */
+        tt_eth_batch_begin(s);
         qemu_net_peer_read_now(nc);
+        tt_eth_batch_end(s);
         bql_unlock();
     } else if (qatomic_read(&s->ack_due_ns) &&
                now >= qatomic_read(&s->ack_due_ns)) {
@@ -1115,19 +1182,23 @@ void tt_eth_txrx_describe(TTEthTxRx *s, GString *out)
         return;
     }
     g_string_append_printf(out, "%s, peer board 0x%08x%08x asic location "
-                           "%u channel %u; frames tx %" PRIu64 " rx %"
-                           PRIu64 " dropped %" PRIu64,
+                           "%u channel %u; frames tx %" PRIu64 " (%" PRIu64
+                           " in %" PRIu64 " batches) rx %" PRIu64
+                           " dropped %" PRIu64,
                            s->up ? "up" : "down",
                            le32_to_cpu(s->remote.board_id_hi),
                            le32_to_cpu(s->remote.board_id_lo),
                            s->remote.asic_location, s->remote.eth_id,
-                           s->frames_tx, s->frames_rx, s->drops);
+                           s->frames_tx, s->frames_batched, s->batches,
+                           s->frames_rx, s->drops);
     for (int qi = 0; qi < TT_ETH_QUEUES; qi++) {
         TTEthTxq *q = &s->txq[qi];
 
-        g_string_append_printf(out, "; txq%d %u cmds %u unacked%s", qi,
+        g_string_append_printf(out, "; txq%d %u cmds %u unacked %u "
+                               "resends%s", qi,
                                *tt_txq_reg(q, TT_ETH_TXQ_TRANSFER_CNT),
                                (uint8_t)(q->next - q->una),
+                               *tt_txq_reg(q, TT_ETH_TXQ_RESEND_CNT),
                                q->ongoing ? " ongoing" : "");
     }
     g_string_append_c(out, '\n');
@@ -1160,6 +1231,7 @@ static void tt_eth_reset_hold(Object *obj, ResetType type)
     timer_del(s->ack_timer);
     s->ack_due_ns = 0;
     if (s->nic) {
+        tt_eth_batch_end(s);
         tt_eth_poll_stop(s, s->polling);    /* the main loop reads again */
     }
     memset(s->ctrl, 0, sizeof(s->ctrl));
@@ -1227,11 +1299,13 @@ static void tt_eth_unrealize(DeviceState *dev)
     TTEthTxRx *s = TT_ETH_TXRX(dev);
 
     if (s->nic) {
+        tt_eth_batch_end(s);
         qemu_del_nic(s->nic);
     }
     timer_free(s->timer);
     timer_free(s->ack_timer);
     timer_free(s->poll_timer);
+
 }
 
 /*

@@ -298,6 +298,11 @@ void tt_spin_expect_answer(TTSpinTile *s)
     }
 }
 
+void tt_spin_want_samples(TTSpinTile *s, bool on)
+{
+    qatomic_set(&s->sample, on);
+}
+
 bool tt_spin_polled(TTSpinTile *s)
 {
     return s && s->park && tt_spin_mttcg();
@@ -355,6 +360,9 @@ static void tt_spin_hook(CPURISCVState *env, target_ulong pc)
         }
         qatomic_and(&s->quiesce_roles, ~BIT(c->role));
         s->quiesce(s->quiesce_opaque, c->role);
+    }
+    if (unlikely(qatomic_read(&s->sample))) {
+        s->poll(s->poll_opaque, c->role, TT_SPIN_POLL_SAMPLE);
     }
     if (!s->park && !s->grouped) {
         env->tt_spin_count = TT_SPIN_PERIOD_MAX;

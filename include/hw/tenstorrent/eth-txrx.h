@@ -79,6 +79,13 @@ struct TTEthTxRx {
     int64_t ack_due_ns;             /* when owed acks go alone, or 0 */
     /* frames in the netdev's queue; they outlive a reset */
     uint32_t tx_queued;
+    /*
+     * Frames the netdev keeps to write together (tt_eth_batch_begin()):
+     * a batch is open, its frames and bytes
+     */
+    bool batching;
+    uint32_t batch_frames, batch_bytes;
+    uint64_t batches, frames_batched;   /* written so, and their frames */
 
     TTEthTxq txq[TT_ETH_QUEUES];
     TTEthRxq rxq[TT_ETH_QUEUES];

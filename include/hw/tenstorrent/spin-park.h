@@ -70,6 +70,7 @@ typedef enum TTSpinPoll {
     TT_SPIN_POLL_WAITING,       /* each sample while it polls */
     TT_SPIN_POLL_MOVED_ON,      /* once: its loop moved on */
     TT_SPIN_POLL_PARKING,       /* once: it stops polling to park */
+    TT_SPIN_POLL_SAMPLE,        /* each sample of any core, when asked */
 } TTSpinPoll;
 
 struct TTSpinTile {
@@ -92,6 +93,7 @@ struct TTSpinTile {
     /* Called without the BQL as a core polls before parking (TTSpinPoll) */
     void (*poll)(void *opaque, int role, TTSpinPoll event);
     void *poll_opaque;
+    bool sample;                /* TT_SPIN_POLL_SAMPLE wanted */
     bool input;                 /* tt_spin_input() since a core last looked */
 
     uint32_t wake_gen;          /* bumped by every possible change */
@@ -128,6 +130,14 @@ void tt_spin_set_poll(TTSpinTile *s,
 
 /* Whether cores of @s poll before parking (MTTCG and spin-park on) */
 bool tt_spin_polled(TTSpinTile *s);
+
+/*
+ * The poll callback also hears TT_SPIN_POLL_SAMPLE at every sample of
+ * every core of @s, running or not (every 16-1024 backward jumps), while
+ * @on: a core that went on to other work still comes by within
+ * microseconds, without a timer in the main loop.  Any thread.
+ */
+void tt_spin_want_samples(TTSpinTile *s, bool on);
 
 /*
  * The current CPU, a core of @s, sent something whose answer comes soon:

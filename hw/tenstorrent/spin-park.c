@@ -219,6 +219,13 @@ static void G_NORETURN tt_spin_park(TTSpinCore *c, CPURISCVState *env,
  */
 #define TT_SPIN_MAX_NS  50000
 #define TT_SPIN_STEP_NS 1000
+/*
+ * A core waiting for an answer from another chip (tt_spin_expect_answer(),
+ * tt_spin_input()) polls longer: with both ends parked a round trip
+ * between two processes costs ~100 us on a loaded host, and two ends that
+ * each park before the other answers stay that slow.
+ */
+#define TT_SPIN_ANSWER_NS 250000
 
 /* A wait of the core ended (@won: within TT_SPIN_MAX_NS) or outlasted it */
 static void tt_spin_adapt(TTSpinCore *c, bool won)
@@ -237,7 +244,7 @@ static bool tt_spin_polls(TTSpinCore *c)
     now = get_clock();
     if (qatomic_read(&c->tile->input)) {
         qatomic_set(&c->tile->input, false);
-        c->spin_ns = TT_SPIN_MAX_NS;
+        c->spin_ns = TT_SPIN_ANSWER_NS;
         c->wait_start = now;
     }
     if (!c->wait_start) {
@@ -294,7 +301,7 @@ void tt_spin_expect_answer(TTSpinTile *s)
     TTSpinCore *c = cs ? cpu_env(cs)->tt_spin_opaque : NULL;
 
     if (c && c->tile == s) {
-        c->spin_ns = TT_SPIN_MAX_NS;
+        c->spin_ns = TT_SPIN_ANSWER_NS;
     }
 }
 

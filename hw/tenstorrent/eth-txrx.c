@@ -780,6 +780,9 @@ static void tt_eth_rx_data(TTEthTxRx *s, const uint8_t *f, size_t len)
     if (h[TT_LINK_OFF_SEQ] != s->rx_next[src]) {
         /* a resend of one delivered already, or one after a loss */
         (*tt_rxq_reg(q, TT_ETH_RXQ_PACKET_DROP_CNT))++;
+        if ((uint8_t)(h[TT_LINK_OFF_SEQ] - s->rx_next[src]) < 0x80) {
+            s->rx_early++;      /* ahead: one before it was lost */
+        }
         trace_tt_eth_out_of_order(s->channel, src, h[TT_LINK_OFF_SEQ],
                                   s->rx_next[src]);
         return;
@@ -1183,14 +1186,14 @@ void tt_eth_txrx_describe(TTEthTxRx *s, GString *out)
     }
     g_string_append_printf(out, "%s, peer board 0x%08x%08x asic location "
                            "%u channel %u; frames tx %" PRIu64 " (%" PRIu64
-                           " in %" PRIu64 " batches) rx %" PRIu64
-                           " dropped %" PRIu64,
+                           " in %" PRIu64 " batches) rx %" PRIu64 " (%"
+                           PRIu64 " early) dropped %" PRIu64,
                            s->up ? "up" : "down",
                            le32_to_cpu(s->remote.board_id_hi),
                            le32_to_cpu(s->remote.board_id_lo),
                            s->remote.asic_location, s->remote.eth_id,
                            s->frames_tx, s->frames_batched, s->batches,
-                           s->frames_rx, s->drops);
+                           s->frames_rx, s->rx_early, s->drops);
     for (int qi = 0; qi < TT_ETH_QUEUES; qi++) {
         TTEthTxq *q = &s->txq[qi];
 

@@ -109,6 +109,8 @@ struct TTEthTxRx {
     uint32_t peer_session;          /* the peer's we last started with */
     uint64_t drops;                 /* frames dropped as malformed */
     uint64_t frames_tx, frames_rx;
+    /* TT-link packets dropped as ahead of the next expected: a gap */
+    uint64_t rx_early;
 
     /* links */
     MemoryRegion *view;             /* "view": the tile's view */

@@ -492,6 +492,32 @@ uint32_t mapped_piece(uint32_t region, uint64_t offset, uint32_t len)
     return end - offset < len ? end - offset : len;
 }
 
+/*
+ * The TLB window a BAR access at @region, *@offset goes through: its index
+ * in *@n and *@offset made relative to it; NULL if no window the mapping
+ * serves takes it (the message path does)
+ */
+static Window *mapped_window(Mapped *m, uint32_t region, uint64_t *offset,
+                             int *n)
+{
+    Window *w;
+
+    if (region == VFU_REGION_BAR0 && *offset < TLB_WINDOWS_END) {
+        *n = *offset >> TLB_2M_SHIFT;
+        *offset &= (1ull << TLB_2M_SHIFT) - 1;
+    } else if (region == VFU_REGION_BAR4) {
+        *n = TLB_2M_COUNT + (*offset >> TLB_4G_SHIFT);
+        *offset &= (1ull << TLB_4G_SHIFT) - 1;
+    } else {
+        return NULL;
+    }
+    if (*n >= TLB_COUNT || !mapped_routing(m)) {
+        return NULL;
+    }
+    w = mapped_decode(m, *n);
+    return w->kind == WIN_MESSAGE ? NULL : w;
+}
+
 int mapped_bar_access(Mapped *m, uint32_t region, uint64_t offset,
                       void *buf, uint32_t len, bool write)
 {
@@ -504,23 +530,11 @@ int mapped_bar_access(Mapped *m, uint32_t region, uint64_t offset,
         return len == 4 && !(offset & 3) && offset >= TLB_CFG_BASE
                ? mapped_tlb_access(m, offset, buf, write) : MAPPED_MESSAGE;
     }
-    if (region == VFU_REGION_BAR0 && offset < TLB_WINDOWS_END) {
-        n = offset >> TLB_2M_SHIFT;
-        offset &= (1ull << TLB_2M_SHIFT) - 1;
-    } else if (region == VFU_REGION_BAR4) {
-        n = TLB_2M_COUNT + (offset >> TLB_4G_SHIFT);
-        offset &= (1ull << TLB_4G_SHIFT) - 1;
-    } else {
+    w = mapped_window(m, region, &offset, &n);
+    if (!w || w->base + offset < w->base) {
         return MAPPED_MESSAGE;
     }
-    if (n >= TLB_COUNT || !mapped_routing(m)) {
-        return MAPPED_MESSAGE;
-    }
-    w = mapped_decode(m, n);
     addr = w->base + offset;
-    if (w->kind == WIN_MESSAGE || addr < w->base) {
-        return MAPPED_MESSAGE;
-    }
 
     if (write && w->kind == WIN_MCAST) {
         /* Tensix tiles only, all with the same L1 */
@@ -582,17 +596,12 @@ int mapped_post(Mapped *m, uint32_t region, uint64_t offset,
     Window *w;
     int n, ret;
 
-    if (region != VFU_REGION_BAR0 || offset >= TLB_WINDOWS_END || len != 4 ||
+    if (region != VFU_REGION_BAR0 || len != 4 ||
         mapped_touches_tlb_config(region, offset, len)) {
         return MAPPED_MESSAGE;
     }
-    n = offset >> TLB_2M_SHIFT;
-    offset &= (1ull << TLB_2M_SHIFT) - 1;
-    if (n >= TLB_COUNT || !mapped_routing(m)) {
-        return MAPPED_MESSAGE;
-    }
-    w = mapped_decode(m, n);
-    if (w->kind == WIN_MESSAGE || w->base + offset != SOFT_RESET_0) {
+    w = mapped_window(m, region, &offset, &n);
+    if (!w || w->base + offset != SOFT_RESET_0) {
         return MAPPED_MESSAGE;
     }
     if (!mapped_send(m, false)) {

@@ -1308,7 +1308,6 @@ static void tt_eth_unrealize(DeviceState *dev)
     timer_free(s->timer);
     timer_free(s->ack_timer);
     timer_free(s->poll_timer);
-
 }
 
 /*

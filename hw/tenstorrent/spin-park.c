@@ -307,7 +307,9 @@ void tt_spin_expect_answer(TTSpinTile *s)
 
 void tt_spin_want_samples(TTSpinTile *s, bool on)
 {
-    qatomic_set(&s->sample, on);
+    if (s) {
+        qatomic_set(&s->sample, on);
+    }
 }
 
 bool tt_spin_polled(TTSpinTile *s)

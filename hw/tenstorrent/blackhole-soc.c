@@ -105,6 +105,7 @@ static void blackhole_soc_create_tiles(TTBlackholeSoC *s)
     for (int r = 0; r < TT_CORES_PER_TILE; r++) {
         clusters[r] = OBJECT(&s->cluster[r]);
     }
+    s->tile = g_new0(TTTensixTile, s->grid.ntiles);
     for (int i = 0; i < s->grid.ntiles; i++) {
         TTTensixTile *t = &s->tile[i];
         g_autofree char *name = g_strdup_printf("tile-x%dy%d",
@@ -570,6 +571,12 @@ static void blackhole_soc_init(Object *obj)
     object_initialize_child(obj, "pcie", &s->pcie, TYPE_TT_PCIE);
 }
 
+/* After the tiles, children of the SoC, were finalized */
+static void blackhole_soc_finalize(Object *obj)
+{
+    g_free(TT_BLACKHOLE_SOC(obj)->tile);
+}
+
 static const Property blackhole_soc_props[] = {
     DEFINE_PROP_UINT32("board", TTBlackholeSoC, board, TT_BOARD_P150),
     DEFINE_PROP_UINT32("harvested-cols", TTBlackholeSoC, harvested_cols, 0),
@@ -653,6 +660,7 @@ static const TypeInfo blackhole_soc_types[] = {
         .parent = TYPE_DEVICE,
         .instance_size = sizeof(TTBlackholeSoC),
         .instance_init = blackhole_soc_init,
+        .instance_finalize = blackhole_soc_finalize,
         .class_init = blackhole_soc_class_init,
     },
 };

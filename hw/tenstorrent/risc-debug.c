@@ -23,7 +23,8 @@
  * twice per instruction (a documented hardware bug), so the first STEP of
  * a pair arms and the second executes one instruction; SET_PC takes the
  * new PC from DR3 as tt-exalens writes it (the ISA text says DR4).
- * ebreak and ecall pause the core (patch 0035), as DebugInterface.md says.
+ * ebreak and ecall pause the core (patch target-riscv-tt-pause-on-ebreak),
+ * as DebugInterface.md says.
  * The eight breakpoint/watchpoint slots (DR5 modes, DR10-17 addresses)
  * become QEMU breakpoints (flagged as gdb's, the only kind TCG stops at)
  * and watchpoints (32-bit word, stopping after the access) of that core;
@@ -196,11 +197,11 @@ static bool tt_dbg_debug_hook(CPUState *cs)
 }
 
 /*
- * Patch 0035: ebreak or ecall on a core (its PC on the instruction, inside
- * the execution loop, BQL held).  The core pauses after it, with DR0 =
- * halted | ebreak (DebugInterface.md; tt-exalens expects the PC after the
- * ebreak).  NCRISC pauses too, with no debug interface to resume it: only
- * its soft reset does.
+ * Patch target-riscv-tt-pause-on-ebreak: ebreak or ecall on a core (its
+ * PC on the instruction, inside the execution loop, BQL held).  The core
+ * pauses after it, with DR0 = halted | ebreak (DebugInterface.md;
+ * tt-exalens expects the PC after the ebreak).  NCRISC pauses too, with no
+ * debug interface to resume it: only its soft reset does.
  */
 static bool tt_dbg_pause_hook(CPUState *cs)
 {

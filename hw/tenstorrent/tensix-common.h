@@ -203,6 +203,8 @@ void tt_tensix_stream_changed(void *opaque, int n, int level);
 /* The per-core windows, one set of callbacks per block */
 extern const MemoryRegionOps tt_tensix_push_ops;    /* tensix-frontend.c */
 void tt_tensix_push_inline(CPURISCVState *env, uint32_t w, uintptr_t ra);
+uint32_t tt_tensix_push_run(CPURISCVState *env, const uint32_t *w,
+                            uint32_t n);
 extern const MemoryRegionOps tt_tensix_pcbuf_ops;   /* tensix-frontend.c */
 extern const MemoryRegionOps tt_tensix_mopcfg_ops;  /* tensix-frontend.c */
 extern const MemoryRegionOps tt_tensix_gpr_ops;     /* tensix-thcon.c */

@@ -688,19 +688,16 @@ static bool tt_tensix_pending(TTTensix *t)
     return t->nflips || tt_sfpu_busy(t);
 }
 
-static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
-                    bool before_mop)
+/*
+ * Push word @w to @thread for core @role, the lock held and the FIFO known
+ * to have room; true if something ran
+ */
+static bool tt_push_locked(TTTensix *t, int role, int thread, uint32_t w,
+                           bool before_mop)
 {
     TTTensixThread *th = &t->th[thread];
     uint64_t enq0;
-    bool ran;
 
-    tt_tensix_lock(t);
-    /* a full FIFO stalls the store: it completes once a word drains */
-    if (th->pushes >= TT_TENSIX_FIFO_SOFT) {
-        t->redo_push |= BIT(role);
-        tt_wait(t, role, TT_WAIT_FIFO, thread);
-    }
     t->redo_push &= ~BIT(role);
     if (current_cpu == t->cpu[role]) {
         tt_spin_pushed(t->spin, role);
@@ -711,8 +708,7 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
         qemu_log_mask(LOG_GUEST_ERROR, "x%dy%d tensix T%d: instruction "
                       "FIFO full: 0x%08x dropped\n", t->tile_x, t->tile_y,
                       thread, w);
-        qemu_mutex_unlock(&t->lock);
-        return;
+        return false;
     }
     th->pushes++;
     if (th->pusher != (current_cpu == t->cpu[role] ? role : -1)) {
@@ -724,21 +720,24 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
     }
     if (before_mop && tt_push_direct(t, thread, w)) {
         th->pushes--;
-        ran = true;
         if (tt_tensix_pending(t)) {
             tt_tensix_run(t);   /* what the instruction may have unblocked */
         }
-    } else {
-        if (before_mop) {
-            th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] =
-                w;
-        } else {                /* BRISC: after the MOP expander */
-            enq0 = th->enqueued;
-            tt_replay_stage(t, thread, w);
-            tt_word_done(th, enq0);
-        }
-        ran = tt_tensix_run(t);
+        return true;
     }
+    if (before_mop) {
+        th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] = w;
+    } else {                    /* BRISC: after the MOP expander */
+        enq0 = th->enqueued;
+        tt_replay_stage(t, thread, w);
+        tt_word_done(th, enq0);
+    }
+    return tt_tensix_run(t);
+}
+
+/* After pushes of core @role: hand-overs, waiters, unlock, wake-ups */
+static void tt_push_done(TTTensix *t, int role, bool ran)
+{
     if (t->flip_thread >= 0 && t->th[t->flip_thread].pusher == role) {
         /* count the core's loop iterations from this push on */
         tt_spin_quiesce_watch(t->spin, role);
@@ -748,6 +747,18 @@ static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
     if (ran) {
         tt_spin_wake(t->spin);      /* semaphores, config, GPRs changed */
     }
+}
+
+static void tt_push(TTTensix *t, int role, int thread, uint32_t w,
+                    bool before_mop)
+{
+    tt_tensix_lock(t);
+    /* a full FIFO stalls the store: it completes once a word drains */
+    if (t->th[thread].pushes >= TT_TENSIX_FIFO_SOFT) {
+        t->redo_push |= BIT(role);
+        tt_wait(t, role, TT_WAIT_FIFO, thread);
+    }
+    tt_push_done(t, role, tt_push_locked(t, role, thread, w, before_mop));
 }
 
 /*
@@ -761,6 +772,28 @@ void tt_tensix_push_inline(CPURISCVState *env, uint32_t w, uintptr_t ra)
 
     env_cpu(env)->mem_io_pc = ra;   /* tt_wait() restarts the push here */
     tt_push(p->t, p->role, p->role - TT_TRISC0, w, true);
+}
+
+/*
+ * A run of @n inline words, pushed under one hold of the lock, with one
+ * release of waiters and one wake-up: as many as go without waiting for
+ * FIFO room (the rest take tt_tensix_push_inline(), which may wait).
+ */
+uint32_t tt_tensix_push_run(CPURISCVState *env, const uint32_t *w,
+                            uint32_t n)
+{
+    TTTensixPort *p = env->tt_push_opaque;
+    TTTensix *t = p->t;
+    int thread = p->role - TT_TRISC0;
+    bool ran = false;
+    uint32_t k;
+
+    tt_tensix_lock(t);
+    for (k = 0; k < n && t->th[thread].pushes < TT_TENSIX_FIFO_SOFT; k++) {
+        ran |= tt_push_locked(t, p->role, thread, w[k], true);
+    }
+    tt_push_done(t, p->role, ran);
+    return k;
 }
 
 /*

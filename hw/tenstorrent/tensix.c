@@ -122,6 +122,7 @@ static void tt_tensix_realize(DeviceState *dev, Error **errp)
             /* the TRISC's inline words: its own thread */
             env->tt_push_opaque = p;
             env->tt_push_hook = tt_tensix_push_inline;
+            env->tt_push_run_hook = tt_tensix_push_run;
         }
     }
 }

@@ -15,7 +15,12 @@
 #include "cpu.h"
 #include "exec/helper-proto.h"
 #include "accel/tcg/cpu-ldst.h"
+#include "accel/tcg/probe.h"
+#include "exec/target_page.h"
 #include "tt-tile-map.h"
+
+/* Most words of one run (a tt-llk vector-unit loop body is 4-12) */
+#define TT_PUSH_RUN_MAX 16
 
 void helper_tt_push(CPURISCVState *env, uint32_t word)
 {
@@ -26,4 +31,40 @@ void helper_tt_push(CPURISCVState *env, uint32_t word)
     } else {
         cpu_stl_le_data_ra(env, TT_TILE_INSTRN_BUF_BASE, word, GETPC());
     }
+}
+
+/*
+ * A run of inline words from @pc on (trans_xtttensix.c.inc): read from the
+ * code as the core would fetch it, up to the first other instruction or
+ * the end of the page, and pushed at once.  Returns how many went; the
+ * translated code continues after them, or with the single push of the
+ * word at @pc if none did (no hook, gdb watches memory, the code is not
+ * RAM, or the FIFO is full: that push may wait).
+ */
+uint32_t helper_tt_push_run(CPURISCVState *env, target_ulong pc)
+{
+    CPUState *cs = env_cpu(env);
+    uint32_t w[TT_PUSH_RUN_MAX];
+    uint32_t n = 0, room;
+    uint8_t *host;
+
+    if (!env->tt_push_run_hook || !QTAILQ_EMPTY(&cs->watchpoints)) {
+        return 0;
+    }
+    host = tlb_vaddr_to_host(env, pc, MMU_INST_FETCH,
+                             cpu_mmu_index(cs, true));
+    if (!host) {
+        return 0;
+    }
+    room = (TARGET_PAGE_SIZE - (pc & ~TARGET_PAGE_MASK)) / 4;
+    room = MIN(room, TT_PUSH_RUN_MAX);
+    for (; n < room; n++) {
+        uint32_t insn = ldl_le_p(host + 4 * n);
+
+        if ((insn & 3) == 3) {
+            break;
+        }
+        w[n] = ror32(insn, 2);  /* the Tensix word (xtttensix.decode) */
+    }
+    return n ? env->tt_push_run_hook(env, w, n) : 0;
 }

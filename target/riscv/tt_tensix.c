@@ -18,6 +18,7 @@
 #include "accel/tcg/probe.h"
 #include "exec/target_page.h"
 #include "tt-tile-map.h"
+#include "tt_tensix.h"
 
 /* Most words of one run (a tt-llk vector-unit loop body is 4-12) */
 #define TT_PUSH_RUN_MAX 16
@@ -61,10 +62,10 @@ uint32_t helper_tt_push_run(CPURISCVState *env, target_ulong pc)
     for (; n < room; n++) {
         uint32_t insn = ldl_le_p(host + 4 * n);
 
-        if ((insn & 3) == 3) {
+        if (!tt_insn_is_inline_word(insn)) {
             break;
         }
-        w[n] = ror32(insn, 2);  /* the Tensix word (xtttensix.decode) */
+        w[n] = tt_inline_word(insn);
     }
     return n ? env->tt_push_run_hook(env, w, n) : 0;
 }

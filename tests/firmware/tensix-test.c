@@ -100,6 +100,43 @@ static void trisc0(void)
     REG32(FLAG(F_T0_DONE)) = 1;
 }
 
+/*
+ * Runs of inline words, which the translator pushes many at a time (at
+ * most 16, never past the end of the code's page): every word must run
+ * once and in order.  GPR20: a 42-word run (two halves set, then 40
+ * increments); GPR21 and GPR22: six-word runs that cross a page end
+ * 3 + 3 and 2 + 4; GPR23: a run in L1 rewritten between two calls.
+ */
+#define W_SET(h, v)     TT_ROL2(TT_SETDMAREG16(h, v))
+#define W_INC(n, i)     TT_ROL2(TT_ADDDMAREG_IMM(n, i, n))
+
+static uint32_t run_buf[9];     /* 8 words and a ret, executed from L1 */
+
+static void runs(void)
+{
+    void (*fn)(void) = (void (*)(void))run_buf;
+
+    __asm__ volatile(".word %0\n.word %1\n.rept 40\n.word %2\n.endr"
+                     : : "i"(W_SET(40, 7)), "i"(W_SET(41, 0)),
+                         "i"(W_INC(20, 1)) : "memory");
+    /* jumps over the padding: its zero words would be Tensix NOPs */
+    __asm__ volatile("j 1f\n.balign 4096\n.skip 4084\n1:\n.word %0\n"
+                     ".rept 5\n.word %1\n.endr"
+                     : : "i"(W_SET(42, 100)), "i"(W_INC(21, 1)) : "memory");
+    __asm__ volatile("j 1f\n.balign 4096\n.skip 4088\n1:\n.word %0\n"
+                     ".rept 5\n.word %1\n.endr"
+                     : : "i"(W_SET(44, 100)), "i"(W_INC(22, 1)) : "memory");
+    for (int i = 0; i < 8; i++) {
+        run_buf[i] = W_INC(23, 1);
+    }
+    run_buf[8] = 0x00008067;                /* ret */
+    fn();
+    for (int i = 2; i < 8; i++) {
+        run_buf[i] = W_INC(23, 16);         /* the code changes */
+    }
+    fn();
+}
+
 static void trisc1(void)
 {
     spin_until(FLAG(F_SEM_READY), 1);
@@ -111,6 +148,8 @@ static void trisc1(void)
     REG32(FLAG(F_T1_WAITING)) = 1;
     spin_until(TT_MY_GPR(14), 1);
     REG32(RESULT(R_GPR14)) = REG32(TT_MY_GPR(14));
+    runs();
+    (void)REG32(TT_SYNC);
     TT_INLINE(TT_ATRELM(0));
     REG32(FLAG(F_T1_DONE)) = 1;
 }
@@ -197,6 +236,12 @@ static void brisc(void)
     ok(REG32(TT_GPR(2, 12)) == 40 && REG32(PROGRESS) == 40,
        "after the slow consumer posts, all 40 pushes ran in order");
     ok(REG32(TT_GPR(0, 13)) == 0, "NCRISC pushes are dropped");
+    ok(REG32(TT_GPR(1, 20)) == 47, "a run of 42 inline words: each runs "
+       "once, in order");
+    ok(REG32(TT_GPR(1, 21)) == 105 && REG32(TT_GPR(1, 22)) == 105,
+       "runs across a page end, 3 + 3 and 2 + 4 words: each word once");
+    ok(REG32(TT_GPR(1, 23)) == 8 + 2 + 6 * 16, "a run in L1 rewritten "
+       "between two calls runs the new words");
     tap_done();
 }
 

@@ -81,6 +81,8 @@ PLAN = [
     "continue (tile B BRISC only): next hit is the next increment",
     "tile B BRISC LDM tag differs from tile A BRISC's",
     "rwatch: continue stops at tile B BRISC's load",
+    "break inside a run of inline Tensix words across a page end (tile A"
+    " TRISC1): the 6 words before it pushed, none after; one more to the next",
 ]
 
 
@@ -404,6 +406,33 @@ def gdb_session():
             t_ldm == st["trisc1"]["ldm"] and b_l1 == t_l1, \
             "LDM 0x%x / 0x%x, shared (L1) %d / %d" % (b_ldm, t_ldm, b_l1,
                                                       t_l1)
+
+    @test(18, needs=[8])
+    def _():
+        # The words before the page end go as one run; on the page with the
+        # breakpoint each is its own block, so none past it may be pushed.
+        # Only tile A's TRISC1 runs (at checkpoint since test 9).
+        t = "%s-trisc1" % tile_a
+        quiet("delete")
+        select(t)
+        quiet("break *&run_mid thread %s" % threads[t])
+        quiet("set scheduler-locking on")
+        try:
+            run("continue")
+            at = stopped_in(t) and val("$pc") == val("&run_mid")
+            g1 = val("*run_gpr")
+            # not stepi: gdb steps by a breakpoint after the instruction,
+            # and takes an inline word (low bits not 11) for a 2-byte one
+            quiet("delete")
+            quiet("break *((char *)&run_mid + 4) thread %s" % threads[t])
+            run("continue")
+            g2 = val("*run_gpr")
+            quiet("delete")
+        finally:
+            quiet("set scheduler-locking step")
+        return at and g1 == 6 and g2 == 7, \
+            "stopped at run_mid %s, GPR20 %d then %d one word on (6, 7)" % (
+                at, g1, g2)
 
     # Watchpoints: from here on every core runs on continue.
     quiet("delete")

@@ -411,7 +411,9 @@ def gdb_session():
     def _():
         # The words before the page end go as one run; on the page with the
         # breakpoint each is its own block, so none past it may be pushed.
-        # Only tile A's TRISC1 runs (at checkpoint since test 9).
+        # Only tile A's TRISC1 runs (at checkpoint since test 9): another
+        # tile's TRISC1 reaching the breakpoint first would make gdb step
+        # it over the inline word, which gdb cannot (blackhole.rst).
         t = "%s-trisc1" % tile_a
         quiet("delete")
         select(t)

@@ -275,6 +275,8 @@ static inline bool tt_src_handed(const TTTensix *t, unsigned which,
 void tt_sfpu_class_init(void);
 void tt_sfpu_reset(TTTensix *t);
 void tt_sfpu_seed(TTTensix *t, uint32_t seed);
+/* LaneConfig was written (SFPCONFIG, reset, migration): refresh its masks */
+void tt_sfpu_lane_config_changed(TTTensix *t);
 
 /*
  * An SFP instruction as the Vector Unit runs it.  The handlers decode

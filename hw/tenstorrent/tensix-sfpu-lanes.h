@@ -58,15 +58,13 @@ enum {
         (v)[l] = (expr); \
     }
 
-/* The lanes whose column has LaneConfig bit(s) @bit set */
+/*
+ * The lanes whose column has LaneConfig bit @bit (one of TT_LC_*, below
+ * the row mask) set; tt_sfpu_lane_config_changed() derives them
+ */
 static inline uint32_t tt_sfp_lc_lanes(TTTensixSfpu *s, uint32_t bit)
 {
-    uint32_t m = 0;
-
-    for (unsigned c = 0; c < TT_SFPU_COLS; c++) {
-        m |= (s->lane_config[c] & bit ? 0x01010101u : 0) << c;
-    }
-    return m;
+    return s->lc_lanes[ctz32(bit)];
 }
 
 /*
@@ -75,14 +73,7 @@ static inline uint32_t tt_sfp_lc_lanes(TTTensixSfpu *s, uint32_t bit)
  */
 static inline uint32_t tt_sfp_enabled(TTTensixSfpu *s)
 {
-    uint32_t rows = 0;
-
-    for (unsigned c = 0; c < TT_SFPU_COLS; c++) {
-        uint32_t m = s->lane_config[c] >> TT_LC_ROW_MASK_SHIFT & 15;
-
-        rows |= ((m & 1) | (m & 2) << 7 | (m & 4) << 14 | (m & 8) << 21) << c;
-    }
-    return (s->use_flags ? s->flags : TT_ALL) & ~rows;
+    return (s->use_flags ? s->flags : TT_ALL) & ~s->lc_rows_off;
 }
 
 /* The enabled lanes among those the instruction acts in */

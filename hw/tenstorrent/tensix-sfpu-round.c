@@ -74,8 +74,13 @@ void tensix_sfp_stoch_rnd(TTTensix *t, int thread, const TTSfpInsn *i)
     QEMU_UNINITIALIZED uint32_t rnd[TT_LANES], p[TT_LANES], v[TT_LANES];
 
     tt_sfp_prng(s, en, rnd);
-    TT_LANEWISE(p, rmode == 0 ? 0x400000 : rmode == 2 ? 0x7fffff
-                                         : rnd[l] & 0x7fffff);
+    if (rmode == 0 || rmode == 2) {
+        uint32_t c = rmode == 0 ? 0x400000 : 0x7fffff;
+
+        TT_LANEWISE(p, c);
+    } else {
+        TT_LANEWISE(p, rnd[l] & 0x7fffff);
+    }
     switch (mod & 7) {
     case 0:
     case 1:

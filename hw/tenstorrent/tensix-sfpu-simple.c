@@ -753,6 +753,9 @@ void tensix_sfpconfig(TTTensix *t, int thread, const TTSfpInsn *i)
         }
         tt_sfp_config_col(s, c, vd, mod, imm);
     }
+    if (vd == 15) {
+        tt_sfpu_lane_config_changed(t);
+    }
 }
 
 /* SFPNOP: nothing (bits 7:4 >= 12 still make a back-door load, as ttsim) */

@@ -58,6 +58,32 @@ void tt_sfpu_seed(TTTensix *t, uint32_t seed)
     }
 }
 
+/* ------------------------------------------------------- LaneConfig -- */
+
+/*
+ * The lane masks of LaneConfig, derived once per write rather than per
+ * instruction: column c is lanes c, c + 8, c + 16 and c + 24
+ */
+void tt_sfpu_lane_config_changed(TTTensix *t)
+{
+    TTTensixSfpu *s = &t->sfpu;
+
+    QEMU_BUILD_BUG_ON(TT_LC_EXCHANGE_SRCB_SRCC >=
+                      BIT(ARRAY_SIZE(s->lc_lanes)));
+    memset(s->lc_lanes, 0, sizeof(s->lc_lanes));
+    s->lc_rows_off = 0;
+    for (unsigned c = 0; c < TT_SFPU_COLS; c++) {
+        uint32_t lc = s->lane_config[c];
+        uint32_t m = lc >> TT_LC_ROW_MASK_SHIFT & 15;
+
+        for (unsigned b = 0; b < ARRAY_SIZE(s->lc_lanes); b++) {
+            s->lc_lanes[b] |= (lc >> b & 1 ? 0x01010101u : 0) << c;
+        }
+        s->lc_rows_off |= ((m & 1) | (m & 2) << 7 | (m & 4) << 14 |
+                           (m & 8) << 21) << c;
+    }
+}
+
 /* ---------------------------------------------------- decode, issue -- */
 
 /*
@@ -181,13 +207,19 @@ static unsigned tt_sfp_run_due(TTTensix *t)
     QEMU_UNINITIALIZED TTTensixSfpSched due[TT_SFPU_SCHED];
     unsigned n = 0, k = 0, busy = 0, sr = 0, sr16 = 0;
 
+    /*
+     * An entry moves before its count byte is written: a whole-entry
+     * load right after that store waits for the store to retire
+     */
     for (unsigned j = 0; j < s->nsched; j++) {
         if (s->sched[j].count == 0) {
             due[n++] = s->sched[j];
-        } else {
-            s->sched[j].count--;
-            s->sched[k++] = s->sched[j];
+            continue;
         }
+        if (k != j) {
+            s->sched[k] = s->sched[j];
+        }
+        s->sched[k++].count--;
     }
     s->nsched = k;
     for (int u = TT_SFP_U_STORE; u >= TT_SFP_U_SIMPLE; u--) {
@@ -297,6 +329,15 @@ static void tt_sfp_lm_columns(TTTensix *t, int thread, uint32_t w,
 {
     TTTensixSfpu *s = &t->sfpu;
 
+    /* each column equal to the one before: all equal (the usual case) */
+    if (!memcmp(s->lm_template[1], s->lm_template[0],
+                sizeof(s->lm_template) - sizeof(s->lm_template[0])) &&
+        !memcmp(s->lm_sequence[1], s->lm_sequence[0],
+                sizeof(s->lm_sequence) - sizeof(s->lm_sequence[0])) &&
+        !memcmp(&s->lm_misc[1], &s->lm_misc[0],
+                sizeof(s->lm_misc) - sizeof(s->lm_misc[0]))) {
+        return;
+    }
     for (unsigned c = 1; c < TT_SFPU_COLS; c++) {
         if (s->lm_sequence[c][macro] != s->lm_sequence[0][macro] ||
             s->lm_misc[c] != s->lm_misc[0] ||
@@ -368,9 +409,13 @@ void tensix_sfploadmacro(TTTensix *t, int thread, const TTSfpInsn *i)
             unsigned k = 0;
 
             for (unsigned j = 0; j < s->nsched; j++) {
-                if (s->sched[j].unit != u || s->sched[j].count != op.count) {
-                    s->sched[k++] = s->sched[j];
+                if (s->sched[j].unit == u && s->sched[j].count == op.count) {
+                    continue;
                 }
+                if (k != j) {
+                    s->sched[k] = s->sched[j];
+                }
+                k++;
             }
             s->nsched = k;
         }
@@ -486,6 +531,7 @@ void tt_sfpu_reset(TTTensix *t)
     }
     s->flags = TT_ALL;
     s->use_flags = true;
+    tt_sfpu_lane_config_changed(t);
 }
 
 void tt_sfpu_dump(TTTensix *t, GString *out)

@@ -166,6 +166,13 @@ typedef struct TTTensixSfpu {
     uint32_t stack_flags[TT_SFPU_STACK];
     bool stack_use[TT_SFPU_STACK];
     uint32_t lane_config[TT_SFPU_COLS];         /* 18 bits each */
+    /*
+     * Derived from lane_config (tt_sfpu_lane_config_changed(), not
+     * migrated): per LaneConfig flag bit the lanes whose column sets it,
+     * and the lanes ROW_MASK disables
+     */
+    uint32_t lc_lanes[9];
+    uint32_t lc_rows_off;
     uint32_t lm_template[TT_SFPU_COLS][4];      /* LoadMacroConfig */
     uint32_t lm_sequence[TT_SFPU_COLS][4];
     uint16_t lm_misc[TT_SFPU_COLS];             /* 12 bits */

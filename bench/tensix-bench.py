@@ -59,6 +59,7 @@ def run(build, lib, case, dims, tiles, repeat, ours, fw=None):
         cmd += ["--fw", fw]
     if ours:
         # our library runs the chip on its own threads: poll gently
+        # (naps of 200 us, or 1/16 of the previous run if less)
         cmd += ["--poll-us", "200"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     m = {}

@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "tt-host.h"
@@ -1909,12 +1910,29 @@ static void bench_write(Lib *l, int n, uint32_t addr, const void *p,
     }
 }
 
-/* One timed run on tiles [0, @n): wall seconds, or < 0 on a timeout */
-static double bench_once(Lib *l, const Opts *o, int n, Run *r, double *busy)
+/*
+ * The host's nap between two polls of a run: --poll-us, but at most 1/16
+ * of the previous run (@prev seconds, 0 for none), so that a short run is
+ * not measured in units of the nap
+ */
+static unsigned bench_nap_us(const Opts *o, double prev)
+{
+    double cap = prev * 1e6 / 16;
+
+    return prev > 0 && cap < o->poll_us ? (unsigned)cap : o->poll_us;
+}
+
+/*
+ * One timed run on tiles [0, @n): wall seconds, or < 0 on a timeout;
+ * @prev is the previous run's (bench_nap_us())
+ */
+static double bench_once(Lib *l, const Opts *o, int n, Run *r, double *busy,
+                         double prev)
 {
     bool done[TT_HOST_TENSIX_TILES] = { false };
     uint32_t d[3];
     int left = n;
+    unsigned nap = bench_nap_us(o, prev);
     double t0, b0, deadline;
 
     r->p.run_id = ++l->run_id;
@@ -1927,7 +1945,7 @@ static double bench_once(Lib *l, const Opts *o, int n, Run *r, double *busy)
     while (left && tt_host_now() < deadline) {
         l->h.clock(o->clocks);
         if (o->poll_us) {
-            usleep(o->poll_us);
+            usleep(nap);
         }
         for (int i = 0; i < n; i++) {
             if (done[i]) {
@@ -2032,7 +2050,7 @@ static void bench_case(Lib *l, const Opts *o, const Case *base)
     tt_diag("bench %s on %s: %d tile(s), mt %d kt %d nt %d, %d runs",
             c.name, l->h.path, n, c.mt, c.kt, c.nt, reps);
     for (int i = 0; i < reps; i++) {
-        t[i] = bench_once(l, o, n, &r, &busy[i]);
+        t[i] = bench_once(l, o, n, &r, &busy[i], i ? t[i - 1] : 0);
         if (!tt_ok(t[i] >= 0, "%s: run %d on %d tile(s) of %s (%.3f s)",
                    c.name, i, n, l->h.path, t[i])) {
             goto out;
@@ -2072,7 +2090,7 @@ static void stress_case(Lib *l, const Opts *o, const Case *base)
     uint16_t *a, *b;
     uint8_t *first, *other;
     int n = o->tiles, runs = 0, differ = 0, first_differ = -1;
-    double busy, t, tmax = 0, total = 0;
+    double busy, t = 0, tmax = 0, total = 0;
 
     if (c.ttsim_aborts && l->ttsim) {
         tt_skip(c.ttsim_aborts, "stress %s on %s", c.name, l->h.path);
@@ -2095,7 +2113,7 @@ static void stress_case(Lib *l, const Opts *o, const Case *base)
         /* poison the result so a run that writes nothing shows */
         memset(other, POISON, r.c_bytes);
         bench_write(l, n, r.p.addr_c, other, r.c_bytes);
-        t = bench_once(l, o, n, &r, &busy);
+        t = bench_once(l, o, n, &r, &busy, t);
         if (t < 0) {
             break;
         }
@@ -2154,6 +2172,12 @@ static int bench(const Opts *o, const uint8_t *fw, size_t fwn)
         same &= !memcmp(back, fw, fwn);
     }
     free(back);
+    /*
+     * Naps of this thread end within a microsecond, not Linux's default
+     * 50 us slack, which on short runs would be most of the polling's
+     * error (set after the start: the emulator does not inherit it)
+     */
+    prctl(PR_SET_TIMERSLACK, 1000UL);
     if (tt_ok(same, "%zu-byte kernel image in L1 of %d tile(s)", fwn,
               o->tiles)) {
         for (size_t i = 0; i < NCASES; i++) {
@@ -2213,7 +2237,8 @@ static void usage(int status)
             "  --tiles N           tiles for --bench, 1-140 (1)\n"
             "  --dims MT,KT,NT     tile counts for --bench (the case's)\n"
             "  --repeat R          timed runs per case, median kept (3)\n"
-            "  --poll-us U         sleep between polls (0)\n"
+            "  --poll-us U         sleep between polls (0), at most\n"
+            "                      1/16 of the previous run\n"
             "  --stress N          run each case N times on --tiles tiles:\n"
             "                      the first checked against tt-ref, the\n"
             "                      others against the first, no timeout\n"

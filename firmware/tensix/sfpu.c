@@ -136,12 +136,14 @@ static void exp_face(void)
  */
 static void exp_macro_face(void)
 {
+#pragma GCC unroll 8
     for (int i = 0; i < 8; i++) {
         tt_push(TT_SFPLOADMACRO(4 + (i & 3), 0, AM7, 2 * i));
         if (i < 7) {
             tt_push(TT_SFPNOP);
         }
     }
+#pragma GCC unroll 8
     for (int i = 0; i < 8; i++) {
         tt_push(TT_SFPLOADMACRO(i & 3, 0, AM7, 2 * i));
     }
@@ -271,6 +273,7 @@ static void recip_8b_macro_face(void)
 
     tt_push(TT_SFPLOADI(LREG0, SFP_LI_FLOATB, 0x8000));
     tt_push(TT_SFPLOADI(LREG7, SFP_LI_USHORT, x));
+#pragma GCC unroll 2
     for (int d = 0; d < 2; d++) {
         uint32_t y = 3 + d % 3;
 
@@ -278,6 +281,7 @@ static void recip_8b_macro_face(void)
         tt_push(TT_SFPNOP);
         tt_push(lm(1, y, 14, AM6, 0));
     }
+#pragma GCC unroll 8
     for (int d = 2; d < FACE_ITERATIONS; d++) {
         uint32_t y = 3 + d % 3;
 
@@ -563,6 +567,7 @@ static void int32_to_fp32_macro_face(void)
 {
     tt_push(TT_SFPLOADI(LREG0, SFP_LI_USHORT, 0));
     tt_push(TT_SFPLOADI(LREG1, SFP_LI_FLOATB, 0xcf00));
+#pragma GCC unroll 8
     for (int d = 0; d < FACE_ITERATIONS; d++) {
         uint32_t v = 2 + (d & 1);
 

@@ -258,6 +258,22 @@ static inline bool tt_src_in_flight(const TTTensix *t, unsigned which,
 void tt_tensix_quiesce(void *opaque, int role);
 
 /*
+ * Src @which's bank @bank was written (or all banks, at reset and
+ * migration): operands prepared from it before are stale
+ */
+static inline void tt_src_changed(TTTensix *t, unsigned which, unsigned bank)
+{
+    t->src_gen[which][bank]++;
+}
+
+static inline void tt_src_changed_all(TTTensix *t)
+{
+    for (unsigned i = 0; i < 4; i++) {
+        tt_src_changed(t, i >> 1, i & 1);
+    }
+}
+
+/*
  * Bank @bank of Src @which belongs to the matrix unit, as the unpackers
  * see it: handed over, maybe still in flight
  */

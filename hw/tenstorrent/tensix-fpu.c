@@ -947,6 +947,7 @@ static bool tt_movd2src(TTTensix *t, int thread, uint32_t w, unsigned which)
     /* SrcAStyle: FP16 for FP16, FP8, BFP8a-2a and INT8, as MOVA2D's */
     tt_mov_formats(t, thread, &op, which == TT_SRCB);
     op.drow = tt_fpu_dst_row(t, thread, tt_movd2a_dst(w), n);
+    tt_src_changed(t, which, s->matrix_bank);
     for (unsigned r = 0; r < n; r++) {
         for (unsigned c = 0; c < 16; c++) {
             s->cell[s->matrix_bank][srow + r][c] =
@@ -985,6 +986,7 @@ bool tensix_movb2a(TTTensix *t, int thread, uint32_t w)
         trace_tt_tensix_stall(t->tile_x, t->tile_y, thread, "SrcB valid");
         return false;
     }
+    tt_src_changed(t, TT_SRCA, sa->matrix_bank);
     for (unsigned r = 0; r < n; r++) {
         for (unsigned c = 0; c < 16; c++) {
             uint32_t v = sb->cell[sb->matrix_bank][rb + r][c];
@@ -1007,6 +1009,7 @@ bool tensix_trnspsrcb(TTTensix *t, int thread, uint32_t w)
         trace_tt_tensix_stall(t->tile_x, t->tile_y, thread, "SrcB valid");
         return false;
     }
+    tt_src_changed(t, TT_SRCB, sb->matrix_bank);
     for (unsigned i = 0; i < 16; i++) {
         for (unsigned j = i + 1; j < 16; j++) {
             uint32_t x = m[i][j];
@@ -1032,6 +1035,7 @@ bool tensix_shiftxb(TTTensix *t, int thread, uint32_t w)
     if (!tt_bank_ready(t, TT_SRCB)) {
         return false;
     }
+    tt_src_changed(t, TT_SRCB, sb->matrix_bank);
     memmove(r, r + 1, 15 * sizeof(*r));
     r[15] = tt_shiftxb_rot_shift(w) ? first : 0;
     tt_addr_mod(t, thread, tt_shiftxb_addr_mode(w), true);
@@ -1046,6 +1050,7 @@ bool tensix_shiftxa(TTTensix *t, int thread, uint32_t w)
     if (!tt_bank_ready(t, TT_SRCA)) {
         return false;
     }
+    tt_src_changed(t, TT_SRCA, sa->matrix_bank);
     for (unsigned i = 0; i < 16; i++) {
         uint32_t *r = sa->cell[sa->matrix_bank][base + i];
 
@@ -1131,6 +1136,7 @@ bool tensix_zerosrc(TTTensix *t, int thread, uint32_t w)
             if (!tt_zerosrc_bank_mask(w) && !cur) {
                 continue;
             }
+            tt_src_changed(t, which, b);
             for (unsigned r = 0; r < TT_SRC_ROWS; r++) {
                 for (unsigned col = 0; col < TT_ROW_DATUMS; col++) {
                     s->cell[b][r][col] = v;

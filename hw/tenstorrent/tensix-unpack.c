@@ -312,6 +312,7 @@ static void tt_unpack_write(TTUnpack *p, unsigned o, const uint32_t *v,
                          SRCA_SET_SetOvrdWithAddr);
     unsigned row = o / 16, col = o % 16;
 
+    tt_src_changed(t, p->u, s->unpack_bank);
     if (p->u) {
         tt_unpack_cells(cell[tt_unpack_src_row(p, row, ovrd)] + col, v, n);
         return;
@@ -435,6 +436,7 @@ static bool tt_unpack_rows(TTUnpack *p, TTUnpackRowFn *fn)
     if (a >= p->t->l1_size || end - p->bit / 8 > p->t->l1_size - a) {
         return false;
     }
+    tt_src_changed(p->t, p->u, s->unpack_bank);
     for (unsigned r = 0; r < p->count / TT_ROW_DATUMS; r++, o += 16) {
         if (p->u || o >= 4 * TT_ROW_DATUMS) {   /* SrcA: not the header */
             fn(p->t->l1 + a + r * TT_ROW_DATUMS * bytes,
@@ -619,6 +621,7 @@ bool tensix_unpacr_nop(TTTensix *t, int thread, uint32_t w)
                     s->cell[b][r][col] = fill;
                 }
             }
+            tt_src_changed(t, u, b);
         }
     }
     if (tt_unpacr_nop_set_dvalid(w)) {

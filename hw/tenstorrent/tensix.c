@@ -148,6 +148,7 @@ static void tt_tensix_reset_hold(Object *obj, ResetType type)
     memset(t->wait_kind, -1, sizeof(t->wait_kind));
     t->redo_push = 0;
     memset(t->src, 0, sizeof(t->src));
+    tt_src_changed_all(t);
     memset(t->dst, 0, sizeof(t->dst));
     /* every Dst row reads as written at reset, as ttsim has it */
     memset(t->dst_valid, true, sizeof(t->dst_valid));
@@ -504,6 +505,7 @@ static int tt_tensix_post_load(void *opaque, int version_id)
     ok &= tt_tensix_check(t, "packer data", 0, t->packer.data, t->l1_size);
     ok &= tt_tensix_check(t, "packer exponent", 0, t->packer.exp, t->l1_size);
     tt_sfpu_lane_config_changed(t);
+    tt_src_changed_all(t);      /* Src arrived: nothing prepared holds */
     /* the Vector Unit's stack and SFPLOADMACRO's pipeline */
     ok &= tt_tensix_check(t, "sfpu stack depth", 0, s->sp, TT_SFPU_STACK);
     ok &= tt_tensix_check(t, "sfpu thread", 0, s->thread,

@@ -372,6 +372,46 @@ static void test_mvmul_srca_wrap(void)
 }
 
 /*
+ * SrcA rewritten by the matrix unit's own instructions between MVMULs
+ * of the same rows: each MVMUL must read the new values (the fast path
+ * keeps SrcA prepared per face while its bank is unchanged).  SrcB row 0
+ * column 0 is 2.0; BF16 Dst16 raw values {man7, exp8}: 2.0 0x0080, 4.0
+ * 0x0081, 8.0 0x0082.
+ *   SrcA[0][0] = 1.0: Dst[0][0] = 2.0
+ *   ZEROSRC of SrcA's matrix bank: 0
+ *   MOVB2A of SrcB row 0: SrcA[0][0] = 2.0, Dst[0][0] = 4.0
+ *   SHIFTXA right: SrcA[0][1] = 2.0, Dst[0][1] = 4.0
+ *   MOVD2A of that Dst row: SrcA[0][1] = 4.0, Dst[0][1] = 8.0
+ */
+static void mvmul_row0(TTTensixCfg *c, int col, uint16_t v)
+{
+    uint16_t exp[16] = { 0 };
+
+    exp[col] = v;
+    push(c, MATH, ZEROACC_ALL);
+    push(c, MATH, MVMUL(0, 0));
+    tt_tensix_check_dst16(c, 0, exp, 1);
+}
+
+static void test_mvmul_srca_rewritten(void)
+{
+    uint16_t a[16 * 16] = { 0x3f80 }, b[8 * 16] = { 0x4000 };
+    TTTensixCfg *c = tt_tensix_start();
+
+    load_ab(c, TT_FMT_BF16, a, 16, b, 8);
+    mvmul_row0(c, 0, 0x0080);
+    push(c, MATH, TT_ENC_ZEROSRC(0, 1, 0, 1));
+    mvmul_row0(c, 0, 0x0000);
+    push(c, MATH, TT_ENC_MOVB2A(0, 0, 0, 0));
+    mvmul_row0(c, 0, 0x0081);
+    push(c, MATH, TT_ENC_SHIFTXA(0, 0));
+    mvmul_row0(c, 1, 0x0081);
+    push(c, MATH, TT_ENC_MOVD2A(0, 0, 0, 0, 0));
+    mvmul_row0(c, 1, 0x0082);
+    tt_tensix_end(c);
+}
+
+/*
  * Integer MVMUL (INT8_math_enabled; SrcASrcB.md "Fidelity phases
  * (integer)", MVMUL.md masks): SrcA magnitude bits 7..5 (phase bit 0
  * clear) or 4..0, SrcB bits 9..4 (phase bit 1 clear) or 3..0, each kept
@@ -1507,6 +1547,8 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/tensix-fpu/mvmul-int8", test_mvmul_int8);
     qtest_add_func("/blackhole/tensix-fpu/mvmul-srca-wrap",
                    test_mvmul_srca_wrap);
+    qtest_add_func("/blackhole/tensix-fpu/mvmul-srca-rewritten",
+                   test_mvmul_srca_rewritten);
     qtest_add_func("/blackhole/tensix-fpu/elw-int8", test_elw_int8);
     qtest_add_func("/blackhole/tensix-fpu/elwadd", test_elwadd);
     qtest_add_func("/blackhole/tensix-fpu/elwsub", test_elwsub);

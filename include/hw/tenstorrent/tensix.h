@@ -158,6 +158,16 @@ typedef struct TTTensixSfpWb {
     uint8_t reg, left;
 } TTTensixSfpWb;
 
+/* A prepared SrcA face of the MVMUL fast path (tensix-fpu.c) */
+#define TT_DOT_A_WAYS   4
+#define TT_DOT_A_BYTES  (3 * 16 * 64)   /* slices, exponents, signs */
+typedef struct TTDotAWay {
+    const void *rows;           /* the first of its 16 SrcA rows */
+    uint32_t gen, keep;
+    uint8_t phase;
+    bool valid;
+} TTDotAWay;
+
 typedef struct TTTensixSfpu {
     uint32_t lreg[TT_SFPU_LREGS][TT_SFPU_LANES];
     uint32_t flags;                     /* LaneFlags */
@@ -256,6 +266,16 @@ struct TTTensix {
     int8_t flip_thread;
     /* completes them once their core halts with nothing else running */
     QEMUTimer *flip_watch;
+    /*
+     * Not migrated, derived: a count per Src bank of the writes to it
+     * (tt_src_changed()), and MVMUL's SrcA operands as the AVX-512 fast
+     * path prepares them (tensix-fpu.c), valid while their bank's count
+     * stands.  A phase's MVMULs read each SrcA face four times.
+     */
+    uint32_t src_gen[2][2];
+    TTDotAWay dot_a[TT_DOT_A_WAYS];
+    uint8_t dot_a_next;
+    uint8_t dot_a_buf[TT_DOT_A_WAYS * TT_DOT_A_BYTES + 64];
     uint16_t dst[TT_DST_ROWS][TT_ROW_DATUMS];   /* DstBits (Dst.md) */
     bool dst_valid[TT_DST_ROWS];                /* DstRowValid */
     TTTensixPacker packer;

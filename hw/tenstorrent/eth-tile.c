@@ -35,6 +35,7 @@ void tt_eth_tile_init_cores(TTEthTile *t, Object *clusters[])
 
         object_initialize_child(clusters[r], name, &t->core[r],
                                 TYPE_RISCV_CPU_TT_BH_DM);
+        tt_core_keep_caches(CPU(&t->core[r]));
     }
 }
 

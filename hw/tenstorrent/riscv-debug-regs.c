@@ -96,6 +96,19 @@ void tt_debug_regs_set_reset_pc(TTRiscvDebugRegs *s, TTCoreRole role,
  */
 static uint32_t tt_core_load_gen;
 
+/*
+ * The cores are M-mode only, without MMU or PMP (the tt-blackhole CPU
+ * models), in an address space that changes only by memory transactions,
+ * which flush the TLB themselves: a reset cannot change what their TLB
+ * and jump cache hold.  Flushing both at every soft reset made each core
+ * refill its TLB and find every TB again through the hash table when a
+ * kernel started: about half of a 140-tile run of a short kernel.
+ */
+void tt_core_keep_caches(CPUState *cs)
+{
+    cs->tcg_reset_keeps_caches = true;
+}
+
 static void tt_core_release_work(CPUState *cs, run_on_cpu_data data)
 {
     CPURISCVState *env = cpu_env(cs);

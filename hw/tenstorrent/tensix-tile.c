@@ -95,6 +95,7 @@ void tt_tensix_tile_init_cores(TTTensixTile *t, Object *clusters[])
         object_initialize_child(clusters[r], name, &t->core[r],
                                 r <= TT_NCRISC ? TYPE_RISCV_CPU_TT_BH_DM
                                                : TYPE_RISCV_CPU_TT_BH_TRISC);
+        tt_core_keep_caches(CPU(&t->core[r]));
     }
 }
 

@@ -89,6 +89,12 @@ struct TTRiscvDebugRegs {
     bool ethernet;              /* an Ethernet tile's block (E0, E1) */
 };
 
+/*
+ * A baby RISC-V core @cs keeps its TLB and TB jump cache when reset: the
+ * soft reset of every started kernel must not cost their refill
+ */
+void tt_core_keep_caches(CPUState *cs);
+
 /* Core bit in SOFT_RESET_0 per role (BRISC 11, NCRISC 18, TRISCn 12+n) */
 uint32_t tt_soft_reset_bit(TTCoreRole role);
 

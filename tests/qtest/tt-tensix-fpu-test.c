@@ -382,6 +382,7 @@ static void test_mvmul_srca_wrap(void)
  *   MOVB2A of SrcB row 0: SrcA[0][0] = 2.0, Dst[0][0] = 4.0
  *   SHIFTXA right: SrcA[0][1] = 2.0, Dst[0][1] = 4.0
  *   MOVD2A of that Dst row: SrcA[0][1] = 4.0, Dst[0][1] = 8.0
+ *   UNPACR_NOP clearing both SrcA banks (BankClrCntrl): 0
  */
 static void mvmul_row0(TTTensixCfg *c, int col, uint16_t v)
 {
@@ -408,6 +409,9 @@ static void test_mvmul_srca_rewritten(void)
     mvmul_row0(c, 1, 0x0081);
     push(c, MATH, TT_ENC_MOVD2A(0, 0, 0, 0, 0));
     mvmul_row0(c, 1, 0x0082);
+    /* UNPACR_NOP pop, stalling on the unpacker's bank, clears both */
+    push(c, 0, TT_ENC_UNPACR_NOP(0, 0, 0, 0, 0, 1, 1, 0, 1));
+    mvmul_row0(c, 1, 0x0000);
     tt_tensix_end(c);
 }
 

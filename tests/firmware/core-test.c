@@ -2,14 +2,17 @@
  * Core test (bare image, firmware=FILE): every core type starting at its
  * reset PC, reset-PC overrides, soft reset, LDM privacy, slow LDM aliases,
  * L1 shared by the tile's cores but not between tiles, AMOs between cores,
- * the wall clock, custom CSRs and illegal instructions.
+ * the wall clock, custom CSRs, illegal instructions, and accesses that
+ * alternate between pages of one TLB index.
  *
  * Every tile runs it; the tile at translated (1, 2) prints TAP lines through
  * semihosting and exits with the number of failures.
  */
 #include "tap.h"
+#include "../../include/hw/tenstorrent/noc-overlay-regs.h"
 
 #define AMO_ROUNDS      1000
+#define ALIAS_ROUNDS    3000
 #define SECOND          1350000000ull       /* wall-clock ticks (AICLK) */
 
 extern char entry_override[];
@@ -196,6 +199,41 @@ static void check_hold(void)
        "asserting soft reset stops that core only");
 }
 
+/*
+ * Pages whose TLB entries take the same index in tables of up to 64
+ * entries (their page numbers agree in the low six bits): LDM, the NOC
+ * overlay (MMIO) and two L1 pages.  Each access evicts the last one to
+ * the victim TLB, from which the next takes it back, flags (MMIO) and
+ * target included: every value must land where it was stored, and each
+ * SPACE_UPDATE write must reach the register that adds it up.
+ */
+static void check_tlb_alias(void)
+{
+    uint32_t ldm = LDM_BASE + 0x400, l1a = 0x80040, l1b = 0xc0080;
+    uint32_t scratch = TT_TILE_NOC_OVERLAY_BASE + 4 * TT_STREAM_BUF_START;
+    uint32_t update = TT_TILE_NOC_OVERLAY_BASE + 4 * TT_STREAM_SPACE_UPDATE;
+    uint32_t avail = TT_TILE_NOC_OVERLAY_BASE + 4 * TT_STREAM_SPACE_AVAILABLE;
+    uint32_t words0 = REG32(avail) & TT_STREAM_WORDS_MASK;
+    int bad = 0;
+
+    for (uint32_t i = 1; i <= ALIAS_ROUNDS; i++) {
+        REG32(ldm) = i;
+        REG32(scratch) = i ^ 0x5a5a0000u;
+        REG32(l1a) = ~i;
+        REG32(update) = 1u << TT_STREAM_WORDS_FREE_SHIFT;
+        REG32(l1b) = i * 3;
+        bad += REG32(ldm) != i;
+        bad += REG32(scratch) != (i ^ 0x5a5a0000u);
+        bad += REG32(l1a) != ~i;
+        bad += REG32(l1b) != i * 3;
+    }
+    ok(!bad, "loads and stores alternating between pages of one TLB index "
+       "reach their own page");
+    ok((REG32(avail) & TT_STREAM_WORDS_MASK) ==
+       ((words0 + ALIAS_ROUNDS) & TT_STREAM_WORDS_MASK),
+       "every register write among them reaches the register");
+}
+
 void core_main(int role, int kind)
 {
     if (role != BRISC) {
@@ -204,6 +242,7 @@ void core_main(int role, int kind)
     }
     tile_id = REG32(NOC_ID_LOGICAL(0));
     tap_reporter = tile_id == REPORTER_ID;
+    check_tlb_alias();      /* first: while the core's TLB is at its smallest */
     check_identity();
     check_reset();
     check_memory();

@@ -312,14 +312,14 @@ static void tt_unpack_write(TTUnpack *p, unsigned o, const uint32_t *v,
                          SRCA_SET_SetOvrdWithAddr);
     unsigned row = o / 16, col = o % 16;
 
-    tt_src_changed(t, p->u, s->unpack_bank);
-    if (p->u) {
-        tt_unpack_cells(cell[tt_unpack_src_row(p, row, ovrd)] + col, v, n);
-        return;
-    }
-    if (p->to_dst) {
+    if (!p->u && p->to_dst) {
         tt_unpack_dst(t, (row - 4) & (ovrd ? 15 : 0x3ff), col, v, n,
                       p->dst32);
+        return;
+    }
+    tt_src_changed(t, p->u, s->unpack_bank);   /* not for Dst: Src stays */
+    if (p->u) {
+        tt_unpack_cells(cell[tt_unpack_src_row(p, row, ovrd)] + col, v, n);
         return;
     }
     if (row < 4 || col + n <= p->col_shift) {

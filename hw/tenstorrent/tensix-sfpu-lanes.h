@@ -299,6 +299,16 @@ static inline uint32_t tt_shift(uint32_t x, int32_t amt, bool arith)
     return arith ? (uint32_t)((int32_t)x >> r) : x >> r;
 }
 
+/*
+ * The lane arithmetic vectorised for the host (tensix-sfpu-vec.c): d = x
+ * * y + z by fma_model_bh() (Miscellaneous/FMA/); d = SFP_STOCH_RND's
+ * rounding of x by the comparison values p (and shifts sh), Mod1 & 7 = mod
+ */
+void tt_sfp_fma(uint32_t *d, const uint32_t *x, const uint32_t *y,
+                const uint32_t *z);
+void tt_sfp_rnd(uint32_t *d, const uint32_t *x, const uint32_t *p,
+                const uint32_t *sh, unsigned mod);
+
 /* The Dst address SFPLOAD/SFPSTORE @i reach for lane 0 (tensix-sfpu-load.c) */
 unsigned tt_sfp_load_at(TTTensix *t, int thread, const TTSfpInsn *i);
 /* The defaults SFPCONFIG writes into LReg11-14 (tensix-sfpu-simple.c) */

@@ -2,7 +2,7 @@
  * Tenstorrent Blackhole Tensix Vector Unit: the MAD sub-unit, SFPMAD and
  * its family (SFPADD, SFPMUL, SFPMULI, SFPADDI, SFPLUT, SFPLUTFP32,
  * SFPMUL24) on the FMA model of Miscellaneous/FMA/, vectorised for the
- * host in tensix-sfpu-vec.c.inc.
+ * host in tensix-sfpu-vec.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -12,74 +12,6 @@
 #include "qemu/host-utils.h"
 #include "tensix-sfpu-lanes.h"
 #include "trace.h"
-
-/* -------------------------------------------------------------- FMA -- */
-
-/* Four lanes a vector (128 bits): any host; built again below for AVX2 */
-#define TT_VL 4
-#define TT_V(name) glue(name, 4)
-#define TT_VTARGET
-#include "tensix-sfpu-vec.c.inc"
-
-static void tt_sfp_fma_generic(uint32_t *d, const uint32_t *x,
-                               const uint32_t *y, const uint32_t *z)
-{
-    tt_sfp_fma_body4(d, x, y, z);
-}
-
-#if defined(CONFIG_AVX2_OPT) || defined(CONFIG_AVX512BW_OPT)
-#include "host/cpuinfo.h"
-#endif
-
-/* Eight lanes with AVX2 (which has per-lane shifts) */
-#ifdef CONFIG_AVX2_OPT
-#define TT_VL 8
-#define TT_V(name) glue(name, 8)
-#define TT_VTARGET __attribute__((target("avx2")))
-#include "tensix-sfpu-vec.c.inc"
-
-static void __attribute__((target("avx2")))
-tt_sfp_fma_avx2(uint32_t *d, const uint32_t *x, const uint32_t *y,
-                const uint32_t *z)
-{
-    tt_sfp_fma_body8(d, x, y, z);
-}
-#endif
-
-#ifdef CONFIG_AVX512BW_OPT
-#define TT_VL 16
-#define TT_V(name) glue(name, 16)
-#define TT_VTARGET __attribute__((target("avx512f,avx512bw")))
-#include "tensix-sfpu-vec.c.inc"
-
-static void __attribute__((target("avx512f,avx512bw")))
-tt_sfp_fma_avx512(uint32_t *d, const uint32_t *x, const uint32_t *y,
-                  const uint32_t *z)
-{
-    tt_sfp_fma_body16(d, x, y, z);
-}
-
-#define TT_CPU_AVX512   (CPUINFO_AVX512F | CPUINFO_AVX512BW)
-#endif
-
-/* d = x * y + z on all 32 lanes, fma_model_bh() (Miscellaneous/FMA/) */
-static void tt_sfp_fma(uint32_t *d, const uint32_t *x, const uint32_t *y,
-                       const uint32_t *z)
-{
-#ifdef CONFIG_AVX512BW_OPT
-    if ((cpuinfo & TT_CPU_AVX512) == TT_CPU_AVX512) {
-        tt_sfp_fma_avx512(d, x, y, z);
-        return;
-    }
-#endif
-#ifdef CONFIG_AVX2_OPT
-    if (cpuinfo & CPUINFO_AVX2) {
-        tt_sfp_fma_avx2(d, x, y, z);
-        return;
-    }
-#endif
-    tt_sfp_fma_generic(d, x, y, z);
-}
 
 /* A vector of one value */
 static void tt_sfp_splat(uint32_t *v, uint32_t x)

@@ -61,7 +61,9 @@ static uint32_t tt_rnd_intint(uint32_t x, uint32_t p, unsigned shift, bool int8)
  * with >=, the documented hardware bias.  Mod1 is the flavour in bits
  * 2:0 and UseImm5 in bit 3, which only the integer one reads
  * (SFPSTOCHRND_IntInt.md's syntax; the float pages give a u3 Mod1), so
- * tt-llk's 14 is FP32_TO_UINT16.
+ * tt-llk's 14 is FP32_TO_UINT16.  The functions above are the reference
+ * path (-global tt-tensix.reference=on); tt_sfp_rnd() computes the same
+ * on host vectors.
  */
 void tensix_sfp_stoch_rnd(TTTensix *t, int thread, const TTSfpInsn *i)
 {
@@ -72,6 +74,7 @@ void tensix_sfp_stoch_rnd(TTTensix *t, int thread, const TTSfpInsn *i)
     const uint32_t *x = s->lreg[i->vc], *b = s->lreg[i->vb];
     uint32_t en = tt_sfp_en(t, i);
     QEMU_UNINITIALIZED uint32_t rnd[TT_LANES], p[TT_LANES], v[TT_LANES];
+    QEMU_UNINITIALIZED uint32_t sh[TT_LANES];
 
     tt_sfp_prng(s, en, rnd);
     if (rmode == 0 || rmode == 2) {
@@ -81,6 +84,12 @@ void tensix_sfp_stoch_rnd(TTTensix *t, int thread, const TTSfpInsn *i)
     } else {
         TT_LANEWISE(p, rnd[l] & 0x7fffff);
     }
+    TT_LANEWISE(sh, mod & 8 ? imm5 & 31 : b[l] & 31);
+    if (!t->reference) {
+        tt_sfp_rnd(v, x, p, sh, mod & 7);
+        tt_sfp_put(s, i->vd, v, en);
+        return;
+    }
     switch (mod & 7) {
     case 0:
     case 1:
@@ -88,8 +97,7 @@ void tensix_sfp_stoch_rnd(TTTensix *t, int thread, const TTSfpInsn *i)
         break;
     case 4:
     case 5:
-        TT_LANEWISE(v, tt_rnd_intint(x[l], p[l], mod & 8 ? imm5 : b[l] & 31,
-                                     mod & 1));
+        TT_LANEWISE(v, tt_rnd_intint(x[l], p[l], sh[l], mod & 1));
         break;
     default:
         TT_LANEWISE(v, tt_rnd_int(x[l], p[l], mod & 7));

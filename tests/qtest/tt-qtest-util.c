@@ -391,15 +391,21 @@ void tt_tensix_thcfg(TTTensixCfg *c, int thread, int word, int shift,
                    TT_ENC_SETC16(word, c->thcfg[thread][word]));
 }
 
-TTTensixCfg *tt_tensix_start(void)
+TTTensixCfg *tt_tensix_start_args(const char *extra)
 {
     TTTensixCfg *c = g_new0(TTTensixCfg, 1);
+    g_autofree char *args = g_strconcat(TT_ONE_COL " ", extra, NULL);
 
-    c->qts = qtest_init(TT_ONE_COL);
+    c->qts = qtest_init(args);
     c->x = TT_TX;
     c->y = TT_TY;
     TT_THCFG_SET(c, 0, SRCA_SET_SetOvrdWithAddr, 1);
     return c;
+}
+
+TTTensixCfg *tt_tensix_start(void)
+{
+    return tt_tensix_start_args("");
 }
 
 void tt_tensix_end(TTTensixCfg *c)

@@ -153,6 +153,8 @@ enum {
  * Src).  tt_tensix_end() quits QEMU and frees it.
  */
 TTTensixCfg *tt_tensix_start(void);
+/* The same, with @extra appended to QEMU's command line */
+TTTensixCfg *tt_tensix_start_args(const char *extra);
 void tt_tensix_end(TTTensixCfg *c);
 /* Store @n 16- or 32-bit values little-endian into L1 of the tile */
 void tt_tensix_l1_write16(TTTensixCfg *c, uint32_t addr, const uint16_t *v,

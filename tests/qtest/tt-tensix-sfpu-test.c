@@ -1546,6 +1546,82 @@ static void test_stochrnd_stochastic(void)
     tt_tensix_end(c);
 }
 
+/* A lane value for the rounding: random, or special for SFP_STOCH_RND */
+static uint32_t rnd_operand(GRand *g)
+{
+    static const uint32_t special[] = {
+        0, 0x7f800000, 0x7fc00000, 0x7f800001, 0x7f7fffff,
+    };
+    uint32_t r = g_rand_int(g), sign = r & 0x80000000;
+
+    switch (g_rand_int_range(g, 0, 8)) {
+    case 0:                     /* zeros, infinities, NaNs, max normal */
+        return sign | special[g_rand_int_range(g, 0, ARRAY_SIZE(special))];
+    case 1:                     /* denormals */
+        return r & 0x807fffff;
+    case 2:                     /* around the integer flavours' range */
+        return (r & 0x807fffff) | g_rand_int_range(g, 124, 145) << 23;
+    case 3:                     /* halfway and all-ones fractions */
+        return sign | g_rand_int_range(g, 124, 145) << 23 |
+               (g_rand_boolean(g) ? 0x400000 : 0x7fffff) >> (r & 7);
+    case 4:                     /* small sign-magnitude integers */
+        return r & 0x80000fff;
+    default:
+        return r;
+    }
+}
+
+/*
+ * SFP_STOCH_RND's vectorised rounding (tensix-sfpu-vec.c) against the
+ * reference path's scalar functions (-global tt-tensix.reference=on),
+ * bit for bit: every Mod1, with and without UseImm5, in every rounding
+ * mode, the PRNGs of both seeded alike, over random and special lanes
+ */
+static void test_stochrnd_reference(void)
+{
+    TTTensixCfg *c[2] = {
+        tt_tensix_start(),
+        tt_tensix_start_args("-global tt-tensix.reference=on"),
+    };
+    g_autoptr(GRand) g = g_rand_new_with_seed(27);
+    uint32_t x[N], b[N], v[2][N];
+
+    for (int k = 0; k < 2; k++) {
+        TT_CFG_SET(c[k], PRNG_SEED_Seed_Val, 0x5eed);
+    }
+    for (int round = 0; round < 8; round++) {
+        for (int l = 0; l < N; l++) {
+            x[l] = rnd_operand(g);
+            b[l] = g_rand_int(g);
+        }
+        for (int k = 0; k < 2; k++) {
+            set_lanes(c[k], 0, x);
+            set_lanes(c[k], 2, b);
+        }
+        for (int mod = 0; mod < 16; mod++) {
+            for (int rmode = 0; rmode < 4; rmode++) {
+                unsigned imm5 = g_rand_int_range(g, 0, 32);
+
+                for (int k = 0; k < 2; k++) {
+                    push(c[k], TT_ENC_SFP_STOCH_RND(rmode, imm5, 2, 0, 1,
+                                                    mod));
+                    tt_tensix_lreg(c[k]->qts, c[k]->x, c[k]->y, 1, v[k]);
+                }
+                for (int l = 0; l < N; l++) {
+                    if (v[0][l] != v[1][l]) {
+                        g_test_message("Mod1 %d mode %d Imm5 %u lane %d: "
+                                       "x 0x%08x VB 0x%08x", mod, rmode,
+                                       imm5, l, x[l], b[l]);
+                    }
+                    g_assert_cmphex(v[0][l], ==, v[1][l]);
+                }
+            }
+        }
+    }
+    tt_tensix_end(c[0]);
+    tt_tensix_end(c[1]);
+}
+
 /*
  * The PRNG: writing PRNG_SEED_Seed_Val reseeds every lane, SFPMOV (Mod1
  * 8, VC 9) reads and advances it, SFP_STOCH_RND advances it in enabled
@@ -2318,6 +2394,8 @@ int main(int argc, char **argv)
     qtest_add_func("/blackhole/tensix-sfpu/stochrnd-doc", test_stochrnd_doc);
     qtest_add_func("/blackhole/tensix-sfpu/stochrnd-stochastic",
                    test_stochrnd_stochastic);
+    qtest_add_func("/blackhole/tensix-sfpu/stochrnd-reference",
+                   test_stochrnd_reference);
     qtest_add_func("/blackhole/tensix-sfpu/prng", test_prng);
     qtest_add_func("/blackhole/tensix-sfpu/config", test_config);
     qtest_add_func("/blackhole/tensix-sfpu/backdoor", test_backdoor);

@@ -690,7 +690,8 @@ static bool tt_tensix_pending(TTTensix *t)
 
 /*
  * Push word @w to @thread for core @role, the lock held and the FIFO known
- * to have room; true if something ran
+ * to have room; true if something ran that a core or a held thread may
+ * have waited for
  */
 static bool tt_push_locked(TTTensix *t, int role, int thread, uint32_t w,
                            bool before_mop)
@@ -718,12 +719,26 @@ static bool tt_push_locked(TTTensix *t, int role, int thread, uint32_t w,
         }
         th->pusher = current_cpu == t->cpu[role] ? role : -1;
     }
-    if (before_mop && tt_push_direct(t, thread, w)) {
-        th->pushes--;
-        if (tt_tensix_pending(t)) {
-            tt_tensix_run(t);   /* what the instruction may have unblocked */
+    if (before_mop) {
+        bool sfpu_idle = !tt_sfpu_busy(t);
+
+        if (tt_push_direct(t, thread, w)) {
+            th->pushes--;
+            if (sfpu_idle && !tt_sfpu_busy(t) &&
+                tt_tensix_isa[w >> 24].unit == TT_UNIT_SFPU) {
+                /*
+                 * The Vector Unit, with no SFPLOADMACRO pipeline, changes
+                 * only LRegs and Dst: nothing a held thread or a core
+                 * waits for (the cores do not see Dst).  No run, no
+                 * wake-up: its kernels push SFP words back to back.
+                 */
+                return false;
+            }
+            if (tt_tensix_pending(t)) {
+                tt_tensix_run(t);   /* what it may have unblocked */
+            }
+            return true;
         }
-        return true;
     }
     if (before_mop) {
         th->fifo[(th->fifo_head + th->fifo_count++) % TT_TENSIX_FIFO] = w;

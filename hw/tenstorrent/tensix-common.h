@@ -293,6 +293,7 @@ void tt_sfpu_reset(TTTensix *t);
 void tt_sfpu_seed(TTTensix *t, uint32_t seed);
 /* LaneConfig was written (SFPCONFIG, reset, migration): refresh its masks */
 void tt_sfpu_lane_config_changed(TTTensix *t);
+void tt_sfpu_lm_changed(TTTensix *t);
 
 /*
  * An SFP instruction as the Vector Unit runs it.  The handlers decode

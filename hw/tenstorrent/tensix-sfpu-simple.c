@@ -755,6 +755,8 @@ void tensix_sfpconfig(TTTensix *t, int thread, const TTSfpInsn *i)
     }
     if (vd == 15) {
         tt_sfpu_lane_config_changed(t);
+    } else if (vd <= 8) {
+        tt_sfpu_lm_changed(t);
     }
 }
 

@@ -84,6 +84,24 @@ void tt_sfpu_lane_config_changed(TTTensix *t)
     }
 }
 
+/*
+ * Whether LoadMacroConfig differs between the columns, derived once per
+ * write rather than compared at every SFPLOADMACRO
+ */
+void tt_sfpu_lm_changed(TTTensix *t)
+{
+    TTTensixSfpu *s = &t->sfpu;
+
+    /* each column equal to the one before: all equal (the usual case) */
+    s->lm_mixed =
+        memcmp(s->lm_template[1], s->lm_template[0],
+               sizeof(s->lm_template) - sizeof(s->lm_template[0])) ||
+        memcmp(s->lm_sequence[1], s->lm_sequence[0],
+               sizeof(s->lm_sequence) - sizeof(s->lm_sequence[0])) ||
+        memcmp(&s->lm_misc[1], &s->lm_misc[0],
+               sizeof(s->lm_misc) - sizeof(s->lm_misc[0]));
+}
+
 /* ---------------------------------------------------- decode, issue -- */
 
 /*
@@ -329,13 +347,7 @@ static void tt_sfp_lm_columns(TTTensix *t, int thread, uint32_t w,
 {
     TTTensixSfpu *s = &t->sfpu;
 
-    /* each column equal to the one before: all equal (the usual case) */
-    if (!memcmp(s->lm_template[1], s->lm_template[0],
-                sizeof(s->lm_template) - sizeof(s->lm_template[0])) &&
-        !memcmp(s->lm_sequence[1], s->lm_sequence[0],
-                sizeof(s->lm_sequence) - sizeof(s->lm_sequence[0])) &&
-        !memcmp(&s->lm_misc[1], &s->lm_misc[0],
-                sizeof(s->lm_misc) - sizeof(s->lm_misc[0]))) {
+    if (!s->lm_mixed) {
         return;
     }
     for (unsigned c = 1; c < TT_SFPU_COLS; c++) {
@@ -468,6 +480,7 @@ static void tt_sfp_exec_issued(TTTensix *t, int thread, TTSfpInsn *i)
                 s->lm_template[c][i->vd - 12] = i->w;
             }
         }
+        tt_sfpu_lm_changed(t);
         i->lanes = ~door;
     }
     tt_sfpu_exec(t, thread, i);
@@ -532,6 +545,7 @@ void tt_sfpu_reset(TTTensix *t)
     s->flags = TT_ALL;
     s->use_flags = true;
     tt_sfpu_lane_config_changed(t);
+    tt_sfpu_lm_changed(t);
 }
 
 void tt_sfpu_dump(TTTensix *t, GString *out)

@@ -505,6 +505,7 @@ static int tt_tensix_post_load(void *opaque, int version_id)
     ok &= tt_tensix_check(t, "packer data", 0, t->packer.data, t->l1_size);
     ok &= tt_tensix_check(t, "packer exponent", 0, t->packer.exp, t->l1_size);
     tt_sfpu_lane_config_changed(t);
+    tt_sfpu_lm_changed(t);
     tt_src_changed_all(t);      /* Src arrived: nothing prepared holds */
     /* the Vector Unit's stack and SFPLOADMACRO's pipeline */
     ok &= tt_tensix_check(t, "sfpu stack depth", 0, s->sp, TT_SFPU_STACK);

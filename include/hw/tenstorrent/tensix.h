@@ -186,6 +186,7 @@ typedef struct TTTensixSfpu {
     uint32_t lm_template[TT_SFPU_COLS][4];      /* LoadMacroConfig */
     uint32_t lm_sequence[TT_SFPU_COLS][4];
     uint16_t lm_misc[TT_SFPU_COLS];             /* 12 bits */
+    bool lm_mixed;      /* derived: the columns' LoadMacroConfig differ */
     uint32_t prng[TT_SFPU_LANES];       /* VectorUnit.md "PRNG" */
     /* SFPLOADMACRO's pipeline: scheduled instructions, pending writes */
     TTTensixSfpSched sched[TT_SFPU_SCHED];

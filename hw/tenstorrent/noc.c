@@ -1057,7 +1057,19 @@ int tt_noc_host_rw(TTNoc *noc, const TTNocReq *r, uint32_t rect, bool mcast,
 
 void tt_noc_routing_changed(TTNoc *noc)
 {
+    if (qatomic_read(&noc->routing_held)) {
+        qatomic_set(&noc->routing_pending, true);
+        return;
+    }
     notifier_list_notify(&noc->routing_notifiers, noc);
+}
+
+void tt_noc_routing_hold(TTNoc *noc, bool hold)
+{
+    qatomic_set(&noc->routing_held, hold);
+    if (!hold && qatomic_xchg(&noc->routing_pending, false)) {
+        notifier_list_notify(&noc->routing_notifiers, noc);
+    }
 }
 
 void tt_noc_add_routing_notifier(TTNoc *noc, Notifier *n)

@@ -786,6 +786,30 @@ int main(int argc, char **argv)
     test_coherence(1000);
 
     tt_ok(!tt_host_dma_calls(), "no device-to-host DMA");
+
+    /*
+     * Routing changed, then a new session: the chip is power-cycled and
+     * every NIU's routing is back to its reset state (translation on, only
+     * the non-Tensix columns and rows opted out), which the mapped path
+     * must know as the server does
+     */
+    set_xlate(0, false);
+    set_xlate(1, false);
+    toggle_optout(tensix_x[0], TENSIX_Y0, 0);
+    toggle_optout(tensix_x[1], TENSIX_Y1, 1);
+    lib.exit();
+    tt_ok(tt_host_start(&lib, tt_host_no_dma_rd, tt_host_no_dma_wr) ==
+          TT_HOST_BH_ID, "a second session, the chip power-cycled");
+    bar4 = tt_host_bar_base(&lib, 0x20);
+    xlate[0] = xlate[1] = true;
+    test_unicast("translated after the power cycle", 100);
+    test_multicast("translated after the power cycle", 20);
+    /* and routing changes after it reach the mapped path again */
+    set_xlate(0, false);
+    set_xlate(1, false);
+    test_unicast("raw coordinates after the power cycle", 100);
+    set_xlate(0, true);
+    set_xlate(1, true);
     lib.exit();
     return tt_done();
 }

@@ -67,6 +67,8 @@ struct TTNoc {
     TTNocNode node[TT_GRID_W][TT_GRID_H];
     /* filled before the machine runs; notified from any thread */
     NotifierList routing_notifiers;
+    /* a power cycle holds the notifications (tt_noc_routing_hold) */
+    bool routing_held, routing_pending;
 
     /* properties: the grid, as the chip's */
     uint32_t board;
@@ -197,5 +199,11 @@ int tt_noc_host_rw(TTNoc *noc, const TTNocReq *r, uint32_t rect, bool mcast,
 void tt_noc_routing_changed(TTNoc *noc);
 /* Call @n on every routing change; before the machine runs */
 void tt_noc_add_routing_notifier(TTNoc *noc, Notifier *n);
+/*
+ * While @hold (a device reset of the chip, with the BQL and every core
+ * held), changes are noted, not notified; releasing notifies once if any
+ * came: each of the chip's ~350 NIUs resets its routing registers
+ */
+void tt_noc_routing_hold(TTNoc *noc, bool hold);
 
 #endif

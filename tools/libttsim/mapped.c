@@ -116,6 +116,7 @@ struct Mapped {
     bool posted;                /* a write posted since the last sync */
 
     pthread_t populate;         /* fills the L1 page tables */
+    bool populate_armed;        /* at the first L1 access */
     bool populating;
     pid_t pid;                  /* the process that has that thread */
     int stop;                   /* tells it to give up (detach) */
@@ -518,6 +519,22 @@ static Window *mapped_window(Mapped *m, uint32_t region, uint64_t *offset,
     return w->kind == WIN_MESSAGE ? NULL : w;
 }
 
+static void mapped_start_populate(Mapped *m);
+
+/*
+ * The session's first L1 access through the mapping starts filling the
+ * L1 page tables: a session that never touches L1 (tt-umd opens and
+ * closes clusters by the hundred) neither pays for it nor competes with
+ * it for a host CPU, and unmapping unpopulated ranges is cheap
+ */
+static void mapped_l1_touched(Mapped *m)
+{
+    if (m->populate_armed) {
+        m->populate_armed = false;
+        mapped_start_populate(m);
+    }
+}
+
 int mapped_bar_access(Mapped *m, uint32_t region, uint64_t offset,
                       void *buf, uint32_t len, bool write)
 {
@@ -547,6 +564,7 @@ int mapped_bar_access(Mapped *m, uint32_t region, uint64_t offset,
         if (m->posted && !mapped_send(m, true)) {
             return MAPPED_ERROR;
         }
+        mapped_l1_touched(m);
         for (uint32_t i = 0; i < m->ntiles; i++) {
             if (tile_bit(w->mcast, i)) {
                 mapped_write_tile(m, i, addr, buf, len);
@@ -564,6 +582,9 @@ int mapped_bar_access(Mapped *m, uint32_t region, uint64_t offset,
     }
     if (m->posted && !mapped_send(m, true)) {
         return MAPPED_ERROR;
+    }
+    if (b->code) {
+        mapped_l1_touched(m);
     }
     if (!write) {
         if (!mapped_kick(m)) {
@@ -696,9 +717,10 @@ static bool mapped_block(Mapped *m, const VfuRegionInfo *ram, uint32_t i)
 
 /*
  * Fill the page tables of the L1 mappings while the host does other
- * things.  A fresh mapping otherwise costs a page fault on the first
- * access to each 4 KiB (several microseconds in a VM: ten times the cost
- * of copying the page), which the first bulk write or a firmware upload
+ * things (from the session's first L1 access on, mapped_l1_touched()).
+ * A fresh mapping otherwise costs a page fault on the first access to
+ * each 4 KiB (several microseconds in a VM: ten times the cost of
+ * copying the page), which the first bulk write or a firmware upload
  * would pay.  Read population maps the pages the server already
  * allocated; a later write needs no more than a cheap permission upgrade.
  * GDDR is sparse and stays untouched.  Best effort: old kernels refuse
@@ -777,7 +799,7 @@ Mapped *mapped_attach(VfuClient *vfu)
     if (!mapped_reload_tlbs(m) || !mapped_routing(m)) {
         goto fail;
     }
-    mapped_start_populate(m);
+    m->populate_armed = true;
     return m;
 
 fail:

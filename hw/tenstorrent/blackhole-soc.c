@@ -129,6 +129,7 @@ static void blackhole_soc_create_tiles(TTBlackholeSoC *s)
         qdev_prop_set_uint8(DEVICE(t), "vx", s->grid.tile_vx[i]);
         qdev_prop_set_uint8(DEVICE(t), "vy", s->grid.tile_y[i]);
         qdev_prop_set_bit(DEVICE(t), "spin-park", s->spin_park);
+        qdev_prop_set_bit(DEVICE(t), "tb-share", s->tb_share);
         qdev_prop_set_bit(DEVICE(t), "one-thread", s->tile_threads);
         qdev_prop_set_int32(DEVICE(t), "ram-fd", s->ram_fd);
         qdev_prop_set_uint64(DEVICE(t), "ram-offset",
@@ -212,6 +213,7 @@ static bool blackhole_soc_create_eth(TTBlackholeSoC *s, Error **errp)
         qdev_prop_set_uint8(d, "vy", TT_VIRT_ETH_Y);
         qdev_prop_set_uint8(d, "channel", c);
         qdev_prop_set_bit(d, "spin-park", s->spin_park);
+        qdev_prop_set_bit(d, "tb-share", s->tb_share);
         qdev_prop_set_int32(d, "ram-fd", s->ram_fd);
         qdev_prop_set_uint64(d, "ram-offset",
                              TT_SOC_RAM_ETH_BASE + c * TT_SOC_RAM_ETH_STRIDE);
@@ -607,6 +609,7 @@ static const Property blackhole_soc_props[] = {
     DEFINE_PROP_BOOL("spin-park", TTBlackholeSoC, spin_park, true),
     DEFINE_PROP_BOOL("tile-threads", TTBlackholeSoC, tile_threads, true),
     DEFINE_PROP_BOOL("prealloc-l1", TTBlackholeSoC, prealloc_l1, true),
+    DEFINE_PROP_BOOL("tb-share", TTBlackholeSoC, tb_share, true),
     DEFINE_PROP_UINT8("asic-location", TTBlackholeSoC, asic_location, 0),
     DEFINE_PROP_UINT64("board-id", TTBlackholeSoC, board_id, 0),
     DEFINE_PROP_UINT64("asic-id", TTBlackholeSoC, asic_id, 0),

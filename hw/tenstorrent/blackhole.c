@@ -194,6 +194,7 @@ static void blackhole_machine_init(MachineState *ms)
     qdev_prop_set_bit(DEVICE(s), "spin-park", m->spin_park);
     qdev_prop_set_bit(DEVICE(s), "tile-threads", m->tile_threads);
     qdev_prop_set_bit(DEVICE(s), "prealloc-l1", m->prealloc_l1);
+    qdev_prop_set_bit(DEVICE(s), "tb-share", m->tb_share);
     qdev_prop_set_uint8(DEVICE(s), "asic-location", m->asic_location);
     qdev_prop_set_uint64(DEVICE(s), "board-id", m->board_id);
     qdev_prop_set_uint64(DEVICE(s), "asic-id", m->asic_id);
@@ -396,6 +397,7 @@ static void blackhole_machine_instance_init(Object *obj)
     m->spin_park = true;
     m->tile_threads = true;
     m->prealloc_l1 = true;
+    m->tb_share = true;
 }
 
 static bool tt_get_spin_park(Object *obj, Error **errp)
@@ -426,6 +428,16 @@ static bool tt_get_prealloc_l1(Object *obj, Error **errp)
 static void tt_set_prealloc_l1(Object *obj, bool v, Error **errp)
 {
     TT_BLACKHOLE_MACHINE(obj)->prealloc_l1 = v;
+}
+
+static bool tt_get_tb_share(Object *obj, Error **errp)
+{
+    return TT_BLACKHOLE_MACHINE(obj)->tb_share;
+}
+
+static void tt_set_tb_share(Object *obj, bool v, Error **errp)
+{
+    TT_BLACKHOLE_MACHINE(obj)->tb_share = v;
 }
 
 static bool tt_get_deterministic(Object *obj, Error **errp)
@@ -534,6 +546,11 @@ static void blackhole_machine_class_init(ObjectClass *oc, const void *data)
         "Allocate every tile's L1 (1.5 MiB each) while the machine starts, "
         "as a host that maps L1 (libttsim) would otherwise pay a page "
         "fault per 4 KiB it first writes (default on)");
+    object_class_property_add_bool(oc, "tb-share", tt_get_tb_share,
+                                   tt_set_tb_share);
+    object_class_property_set_description(oc, "tb-share",
+        "Translate code once for all tiles whose L1 holds the same bytes "
+        "on a page, instead of once per tile (default on)");
     object_class_property_add_bool(oc, "deterministic", tt_get_deterministic,
                                    tt_set_deterministic);
     object_class_property_set_description(oc, "deterministic",

@@ -227,6 +227,7 @@ static void tt_eth_tile_realize(DeviceState *dev, Error **errp)
     address_space_init(&t->noc_as, &t->view, "eth-tile-noc-view");
     qemu_ram_block_set_tlb_cpus(t->sram.ram_block, t->ram_cpus,
                                 TT_ERISC_CORES);
+    qemu_ram_block_set_code_share(t->sram.ram_block, t->tb_share);
     tt_spin_tile_init(&t->spin, t->ram_cpus, TT_ERISC_CORES, &t->sram,
                       t->spin_park, false);
     tt_noc_add_node(t->noc, t->x, t->y, &t->noc_as, &t->l1, &t->spin);
@@ -259,6 +260,7 @@ static const Property tt_eth_tile_props[] = {
     DEFINE_PROP_UINT8("vy", TTEthTile, vy, 0),
     DEFINE_PROP_UINT8("channel", TTEthTile, channel, 0),
     DEFINE_PROP_BOOL("spin-park", TTEthTile, spin_park, true),
+    DEFINE_PROP_BOOL("tb-share", TTEthTile, tb_share, true),
     DEFINE_PROP_INT32("ram-fd", TTEthTile, ram_fd, -1),
     DEFINE_PROP_UINT64("ram-offset", TTEthTile, ram_offset, 0),
     DEFINE_PROP_LINK("noc", TTEthTile, noc, TYPE_TT_NOC, TTNoc *),

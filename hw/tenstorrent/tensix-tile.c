@@ -296,6 +296,8 @@ static void tt_tensix_tile_realize(DeviceState *dev, Error **errp)
     }
     qemu_ram_block_set_tlb_cpus(t->sram.ram_block, t->ram_cpus,
                                 TT_CORES_PER_TILE);
+    /* the same firmware and kernels on every tile: translated once */
+    qemu_ram_block_set_code_share(t->sram.ram_block, t->tb_share);
     /*
      * The five cores hand work to each other every few microseconds: on
      * one host thread a hand-over is a return from the execution loop, not
@@ -329,6 +331,7 @@ static const Property tt_tensix_tile_props[] = {
     DEFINE_PROP_UINT8("vx", TTTensixTile, vx, 0),
     DEFINE_PROP_UINT8("vy", TTTensixTile, vy, 0),
     DEFINE_PROP_BOOL("spin-park", TTTensixTile, spin_park, true),
+    DEFINE_PROP_BOOL("tb-share", TTTensixTile, tb_share, true),
     DEFINE_PROP_BOOL("one-thread", TTTensixTile, one_thread, true),
     DEFINE_PROP_INT32("ram-fd", TTTensixTile, ram_fd, -1),
     DEFINE_PROP_UINT64("ram-offset", TTTensixTile, ram_offset, 0),

@@ -63,6 +63,7 @@ struct TTBlackholeSoC {
     uint32_t harvested_cols;
     int32_t harvested_dram_bank;
     bool spin_park;
+    bool tb_share;              /* tiles share translated code */
     bool tile_threads;          /* a host thread per tile, not per core */
     bool prealloc_l1;           /* allocate L1 in the RAM file at start */
 };

@@ -29,6 +29,7 @@ struct TTBlackholeMachine {
     char *harvested_cols;
     char *harvested_dram_bank;
     bool spin_park;
+    bool tb_share;
     bool tile_threads;
     bool prealloc_l1;
     bool deterministic;

@@ -62,6 +62,7 @@ struct TTEthTile {
     uint8_t vx, vy;             /* translated coordinates */
     uint8_t channel;            /* physical Ethernet channel */
     bool spin_park;
+    bool tb_share;
     int32_t ram_fd;             /* -1: anonymous RAM; else @sram's file */
     uint64_t ram_offset;
 };

@@ -98,6 +98,7 @@ struct TTTensixTile {
     uint8_t x, y;               /* physical NOC0 coordinates */
     uint8_t vx, vy;             /* translated coordinates */
     bool spin_park;             /* park cores that spin on memory */
+    bool tb_share;              /* share translations with like tiles */
     bool one_thread;            /* the five cores on one host thread */
     int32_t ram_fd;             /* -1: anonymous RAM; else @sram's file */
     uint64_t ram_offset;        /* @sram's offset in @ram_fd */

@@ -11,6 +11,10 @@
  *    after running the shared one;
  *  - remote: every tile writes its neighbour's function over the NOC
  *    while the neighbour waits;
+ *  - self: a function every tile holds alike stores the tile's own
+ *    instruction into itself, the next call must run it (the cores have
+ *    no fence.i; QEMU has RISC-V finish the block that stores into
+ *    itself, so what the storing call returns is not checked);
  *
  * alternating CPU stores and NOC writes (the tile's own NIU, like DMA)
  * as the way the code gets there.  Each tile checks every result, so a
@@ -28,6 +32,7 @@
 
 #define CODE        0x50000u    /* the function: a page of its own */
 #define STAGE       0x52000u    /* its words for NOC writes (data) */
+#define SELF        0x51000u    /* the self-modifying function */
 #define ARRIVED     0x53000u    /* reporter: tiles at the barrier */
 #define DONE        0x53010u    /* reporter: tiles finished */
 #define GOOD        0x53020u    /* reporter: tiles whose checks passed */
@@ -39,6 +44,9 @@
 #define RV_ADDI_A0_A0(lo)   ((((uint32_t)(lo) & 0xfff) << 20) | \
                              (10u << 15) | (10u << 7) | 0x13u)
 #define RV_RET              0x00008067u
+#define RV_ADDI_A0_ZERO(v)  (((uint32_t)(v) << 20) | (10u << 7) | 0x13u)
+#define RV_SW_A1_12_A0      0x00b52623u     /* sw a1, 12(a0) */
+#define RV_NOP              0x00000013u
 
 enum { BY_STORE, BY_NOC };
 
@@ -84,6 +92,34 @@ static int check(uint32_t want)
 }
 
 /*
+ * SELF(SELF, insn): stores @insn over its fourth instruction, which
+ * returns 1 as loaded
+ */
+static const uint32_t self_fn[8] = {
+    RV_SW_A1_12_A0, RV_NOP, RV_NOP, RV_ADDI_A0_ZERO(1), RV_RET,
+};
+
+/* Load SELF afresh through the NOC, as a loader would */
+static void put_self(uint32_t me)
+{
+    for (int i = 0; i < 8; i++) {
+        REG32(STAGE + 64 + 4 * i) = self_fn[i];
+    }
+    noc_write_acked(0, STAGE + 64, me, SELF, sizeof(self_fn));
+}
+
+static int check_self(int k)
+{
+    uint32_t (*f)(uint32_t, uint32_t) =
+        (uint32_t (*)(uint32_t, uint32_t))SELF;
+    int good;
+
+    f(SELF, RV_ADDI_A0_ZERO(100 + k));
+    good = f(SELF, RV_ADDI_A0_ZERO(200 + k)) == 100u + k;
+    return good && f(SELF, RV_ADDI_A0_ZERO(300 + k)) == 200u + k;
+}
+
+/*
  * Every tile reaches barrier @n before any goes on: tile 0 counts the
  * arrivals, then writes @n to every tile's GO word
  */
@@ -104,7 +140,8 @@ static void barrier(int k, uint32_t n)
 
 void core_main(int role, int kind)
 {
-    int k = tensix_index(NTILES), good = 1, same = 1, own = 1, remote = 1;
+    int k = tensix_index(NTILES), good, same = 1, own = 1, remote = 1;
+    int self = 1;
     uint32_t me, next, b = 0;
 
     if (role != BRISC || k < 0) {
@@ -124,9 +161,12 @@ void core_main(int role, int kind)
         put(next, 0x200000u + 0x1000u * r + (k + 1) % NTILES, BY_NOC);
         barrier(k, ++b);
         remote &= check(0x200000u + 0x1000u * r + k);
+        put_self(me);
+        barrier(k, ++b);
+        self &= check_self(k);
         barrier(k, ++b);
     }
-    good = same && own && remote;
+    good = same && own && remote && self;
     tensix_report(DONE, GOOD, good, SCRATCH);
     if (k != 0) {
         idle();
@@ -136,6 +176,8 @@ void core_main(int role, int kind)
     ok(same, "reporter: the function every tile wrote alike");
     ok(own, "reporter: its own function, written right after");
     ok(remote, "reporter: the function its neighbour wrote over the NOC");
+    ok(self, "reporter: an instruction stored over code in the block "
+       "that runs it");
     ok(REG32(GOOD) == NTILES, "every tile ran the code it and its "
        "neighbour wrote, never another tile's or phase's");
     tap_done();

@@ -689,6 +689,20 @@ static bool tt_tensix_pending(TTTensix *t)
 }
 
 /*
+ * Whether word @w, run at once while no SFPLOADMACRO is pending, changes
+ * nothing a held thread, a unit hold, a mutex or a core waits for.  The
+ * Vector Unit changes only LRegs and Dst (the cores do not see Dst);
+ * INCRWC only its own thread's RWCs.  A vector-unit kernel pushes such
+ * words back to back (tt-llk's loops: SFP words, then INCRWC to the next
+ * rows): they need no run of the other threads and no wake-up.
+ */
+static bool tt_push_quiet(uint32_t w)
+{
+    return tt_tensix_isa[w >> 24].unit == TT_UNIT_SFPU ||
+           w >> 24 == TT_OP_INCRWC;
+}
+
+/*
  * Push word @w to @thread for core @role, the lock held and the FIFO known
  * to have room; true if something ran that a core or a held thread may
  * have waited for
@@ -724,15 +738,8 @@ static bool tt_push_locked(TTTensix *t, int role, int thread, uint32_t w,
 
         if (tt_push_direct(t, thread, w)) {
             th->pushes--;
-            if (sfpu_idle && !tt_sfpu_busy(t) &&
-                tt_tensix_isa[w >> 24].unit == TT_UNIT_SFPU) {
-                /*
-                 * The Vector Unit, with no SFPLOADMACRO pipeline, changes
-                 * only LRegs and Dst: nothing a held thread or a core
-                 * waits for (the cores do not see Dst).  No run, no
-                 * wake-up: its kernels push SFP words back to back.
-                 */
-                return false;
+            if (sfpu_idle && !tt_sfpu_busy(t) && tt_push_quiet(w)) {
+                return false;   /* no run, no wake-up */
             }
             if (tt_tensix_pending(t)) {
                 tt_tensix_run(t);   /* what it may have unblocked */

@@ -111,6 +111,13 @@ def check_tb_share(build):
     check(r.returncode == 0 and "tb_share_dissolve " in r.stderr,
           "code rewritten on two tiles dissolves their groups",
           r.stdout[-500:] + r.stderr[-500:])
+    # a code buffer that fills during share-test.c on 140 tiles: the
+    # flush ends every group and group keys start over
+    r = run_qemu(build, ["-accel", "tcg,tb-size=8", "-trace", "tb_flush"],
+                 fw="share-test.elf", opts="")
+    check(r.returncode == 0 and "\ntb_flush" in "\n" + r.stderr,
+          "share-test on 140 tiles passes across a tb_flush",
+          r.stderr[-800:])
 
 
 if __name__ == "__main__":

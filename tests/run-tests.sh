@@ -270,21 +270,33 @@ tensix_fuzz() {
 }
 suite host tensix-fuzz tensix_fuzz
 
-# The Tensix vector datapath (16-bit lanes for MVMUL on AVX-512 hosts)
-# against the plain reference one (-global tt-tensix.reference=on): 3000
-# random programs over the table's kernels, fidelity phases, Dst widths,
-# formats and special operands, bit for bit; each side in its own QEMU
+# The Tensix vector datapath (16-bit lanes for MVMUL on AVX-512 and on
+# AVX2 hosts) against the plain reference one (-global
+# tt-tensix.reference=on): 3000 random programs over the table's kernels,
+# fidelity phases, Dst widths, formats and special operands, bit for bit,
+# each side in its own QEMU; once per vector instruction set the host has
+# (-global tt-tensix.vector=...), so an AVX-512 host checks the AVX2 path
+# too
 tensix_datapath() {
-    TT_EMU_QEMU="$Q/qemu-system-riscv32" timeout 1200 \
-        "$B/tt-kernel-run" --lib "$B/libttsim/libttsim.so" --sfpu \
-        --fuzz 3000 --seed 11 --timeout 30 \
-        --compare-lib "$B/libttsim/libttsim.so" \
-        --compare-args "-M blackhole -global tt-tensix.reference=on" \
-        > "$log/tensix-datapath.log" 2>&1
-    count "$log/tensix-datapath.log" tensix-datapath $?
-    grep -qw avx512bw /proc/cpuinfo 2>/dev/null ||
-        echo "tensix-datapath: this host has no AVX-512: both sides ran" \
-             "the reference datapath"
+    local v rc=0 sets=""
+
+    grep -qw avx512bw /proc/cpuinfo 2>/dev/null && sets="avx512"
+    grep -qw avx2 /proc/cpuinfo 2>/dev/null && sets="$sets avx2"
+    : > "$log/tensix-datapath.log"
+    for v in $sets none; do
+        echo "# vector=$v" >> "$log/tensix-datapath.log"
+        TT_EMU_QEMU="$Q/qemu-system-riscv32" \
+        TT_EMU_ARGS="-M blackhole -global tt-tensix.vector=$v" timeout 1200 \
+            "$B/tt-kernel-run" --lib "$B/libttsim/libttsim.so" --sfpu \
+            --fuzz 3000 --seed 11 --timeout 30 \
+            --compare-lib "$B/libttsim/libttsim.so" \
+            --compare-args "-M blackhole -global tt-tensix.reference=on" \
+            >> "$log/tensix-datapath.log" 2>&1 || rc=1
+    done
+    count "$log/tensix-datapath.log" tensix-datapath $rc
+    [ -n "$sets" ] ||
+        echo "tensix-datapath: this host has neither AVX2 nor AVX-512: only" \
+             "the generic path was compared"
 }
 suite host tensix-datapath tensix_datapath
 

@@ -195,6 +195,9 @@ bool tt_sync_latch_holds(TTTensix *t, TTTensixLatch *l);
 void tt_sync_sem_update(TTTensix *t, uint32_t sems, int delta);
 
 /* tensix-frontend.c: run every thread as far as it can go; wake cores */
+/* The widest TT_VEC_* this host has (tensix-sfpu-vec.c) */
+unsigned tt_vec_host(void);
+
 bool tt_tensix_run(TTTensix *t);
 void tt_tensix_release_waiters(TTTensix *t);
 /* GPIO in "stream-changed": re-run a thread held by STREAMWAIT */

@@ -244,7 +244,48 @@ typedef struct TTElwCfg {
     bool add_dst, flush;
 } TTElwCfg;
 
+/*
+ * The fast paths keep SrcA's prepared fields per face in TTTensix.dot_a
+ * while the bank's write count (tt_src_changed()) stands: a phase's
+ * MVMULs read each face four times.  The buffer of @a's way for @op
+ * (aligned to 64 bytes, TT_DOT_A_BYTES), with @hit telling whether it
+ * holds them already, else the caller fills it; NULL for rows outside the
+ * banks (tt_fpu_srca16's copy).
+ */
+static void *tt_dot_a_cached(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
+                             const TTDotOp *op, bool *hit)
+{
+    size_t off = (const uint8_t *)a - (const uint8_t *)t->src[0].cell;
+    uint8_t *buf = QEMU_ALIGN_PTR_UP(&t->dot_a_buf[0], 64);
+    uint32_t gen;
+    unsigned i;
+
+    *hit = false;
+    if (off >= sizeof(t->src[0].cell)) {
+        return NULL;
+    }
+    gen = t->src_gen[0][off >= sizeof(t->src[0].cell[0])];
+    for (i = 0; i < TT_DOT_A_WAYS; i++) {
+        TTDotAWay *w = &t->dot_a[i];
+
+        if (w->rows == a && w->gen == gen && w->keep == op->keep &&
+            w->phase == op->phase && w->valid) {
+            *hit = true;
+            return buf + i * TT_DOT_A_BYTES;
+        }
+    }
+    i = t->dot_a_next++ % TT_DOT_A_WAYS;
+    t->dot_a[i] = (TTDotAWay) {
+        .rows = a, .gen = gen, .keep = op->keep, .phase = op->phase,
+        .valid = true,
+    };
+    return buf + i * TT_DOT_A_BYTES;
+}
+
 /* Eight lanes: any host; built again below for AVX2 */
+#ifdef CONFIG_AVX2_OPT
+#include <immintrin.h>
+#endif
 #define TT_VL 8
 #define TT_V(name) glue(name, 8)
 #define TT_VTARGET
@@ -264,17 +305,17 @@ static void tt_velw_generic(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
     tt_velw_body8(t, a, b, drow, e, false);
 }
 
-#if defined(CONFIG_AVX2_OPT) || defined(CONFIG_AVX512BW_OPT)
-#include "host/cpuinfo.h"
-#endif
-
 #ifdef CONFIG_AVX2_OPT
 static void __attribute__((target("avx2")))
 tt_dot_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
             const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow, unsigned n,
             bool bcast, const TTDotOp *op)
 {
-    tt_dot_body8(t, a, b, drow, n, bcast, op);
+    if (t->reference) {
+        tt_dot_body8(t, a, b, drow, n, bcast, op);
+    } else {
+        tt_dot_body_avx2(t, a, b, drow, n, bcast, op);
+    }
 }
 
 static void __attribute__((target("avx2")))
@@ -282,7 +323,11 @@ tt_velw_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
              const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
              const TTElwCfg *e)
 {
-    tt_velw_body8(t, a, b, drow, e, false);
+    if (t->reference) {
+        tt_velw_body8(t, a, b, drow, e, false);
+    } else {
+        tt_velw_body_avx2(t, a, b, drow, e);
+    }
 }
 #endif
 
@@ -313,46 +358,46 @@ tt_velw_avx512(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
 {
     tt_velw_body16(t, a, b, drow, e, !t->reference);
 }
-
-#define TT_CPU_AVX512   (CPUINFO_AVX512F | CPUINFO_AVX512BW)
 #endif
 
 static void tt_dot(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
                    const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
                    unsigned n, bool bcast, const TTDotOp *op)
 {
+    switch (t->vec) {
 #ifdef CONFIG_AVX512BW_OPT
-    if ((cpuinfo & TT_CPU_AVX512) == TT_CPU_AVX512) {
+    case TT_VEC_AVX512:
         tt_dot_avx512(t, a, b, drow, n, bcast, op);
         return;
-    }
 #endif
 #ifdef CONFIG_AVX2_OPT
-    if (cpuinfo & CPUINFO_AVX2) {
+    case TT_VEC_AVX2:
         tt_dot_avx2(t, a, b, drow, n, bcast, op);
         return;
-    }
 #endif
-    tt_dot_generic(t, a, b, drow, n, bcast, op);
+    default:
+        tt_dot_generic(t, a, b, drow, n, bcast, op);
+    }
 }
 
 static void tt_velw(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
                     const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow,
                     const TTElwCfg *e)
 {
+    switch (t->vec) {
 #ifdef CONFIG_AVX512BW_OPT
-    if ((cpuinfo & TT_CPU_AVX512) == TT_CPU_AVX512) {
+    case TT_VEC_AVX512:
         tt_velw_avx512(t, a, b, drow, e);
         return;
-    }
 #endif
 #ifdef CONFIG_AVX2_OPT
-    if (cpuinfo & CPUINFO_AVX2) {
+    case TT_VEC_AVX2:
         tt_velw_avx2(t, a, b, drow, e);
         return;
-    }
 #endif
-    tt_velw_generic(t, a, b, drow, e);
+    default:
+        tt_velw_generic(t, a, b, drow, e);
+    }
 }
 
 /* The integer datapath: exact sums of fidelity-sliced products */

@@ -300,14 +300,15 @@ static inline uint32_t tt_shift(uint32_t x, int32_t amt, bool arith)
 }
 
 /*
- * The lane arithmetic vectorised for the host (tensix-sfpu-vec.c): d = x
- * * y + z by fma_model_bh() (Miscellaneous/FMA/); d = SFP_STOCH_RND's
- * rounding of x by the comparison values p (and shifts sh), Mod1 & 7 = mod
+ * The lane arithmetic vectorised for the host (tensix-sfpu-vec.c) with
+ * the instructions @vec (TT_VEC_*): d = x * y + z by fma_model_bh()
+ * (Miscellaneous/FMA/); d = SFP_STOCH_RND's rounding of x by the
+ * comparison values p (and shifts sh), Mod1 & 7 = mod
  */
-void tt_sfp_fma(uint32_t *d, const uint32_t *x, const uint32_t *y,
-                const uint32_t *z);
-void tt_sfp_rnd(uint32_t *d, const uint32_t *x, const uint32_t *p,
-                const uint32_t *sh, unsigned mod);
+void tt_sfp_fma(unsigned vec, uint32_t *d, const uint32_t *x,
+                const uint32_t *y, const uint32_t *z);
+void tt_sfp_rnd(unsigned vec, uint32_t *d, const uint32_t *x,
+                const uint32_t *p, const uint32_t *sh, unsigned mod);
 
 /* The Dst address SFPLOAD/SFPSTORE @i reach for lane 0 (tensix-sfpu-load.c) */
 unsigned tt_sfp_load_at(TTTensix *t, int thread, const TTSfpInsn *i);

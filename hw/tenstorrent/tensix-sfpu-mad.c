@@ -33,7 +33,7 @@ void tensix_sfpmad(TTTensix *t, int thread, const TTSfpInsn *i)
     tt_sfp_get_va(s, i->va, mod & 4, a);
     tt_sfp_negate(a, a, mod & 1);
     tt_sfp_negate(c, s->lreg[i->vc], mod & 2);
-    tt_sfp_fma(d, a, s->lreg[i->vb], c);
+    tt_sfp_fma(t->vec, d, a, s->lreg[i->vb], c);
     tt_sfp_put_vd(s, i->vd, mod & 8, d, tt_sfp_en(t, i));
 }
 
@@ -62,9 +62,9 @@ static void tt_sfp_imm_op(TTTensix *t, const TTSfpInsn *i, bool add)
     tt_sfp_splat(k, add ? TT_FP_ONE : 0);
     tt_sfp_negate(c, s->lreg[i->vc], mod & 2);
     if (add) {
-        tt_sfp_fma(d, imm, k, c);
+        tt_sfp_fma(t->vec, d, imm, k, c);
     } else {
-        tt_sfp_fma(d, imm, c, k);
+        tt_sfp_fma(t->vec, d, imm, c, k);
     }
     tt_sfp_put_vd(s, i->vd, mod & 8, d, tt_sfp_en(t, i));
 }
@@ -125,7 +125,7 @@ void tensix_sfplut(TTTensix *t, int thread, const TTSfpInsn *i)
         a[l] = tt_lut8(k >> 8 & 0xff);
         c[l] = tt_lut8(k & 0xff);
     }
-    tt_sfp_fma(d, a, b, c);
+    tt_sfp_fma(t->vec, d, a, b, c);
     if (mod & 4) {
         tt_sfp_sign_of_l3(s, d);
     }
@@ -166,7 +166,7 @@ void tensix_sfplutfp32(TTTensix *t, int thread, const TTSfpInsn *i)
             c[l] = tt_lut16(s->lreg[4 + e][l] >> j);
         }
     }
-    tt_sfp_fma(d, a, b, c);
+    tt_sfp_fma(t->vec, d, a, b, c);
     if (mod & 4) {
         tt_sfp_sign_of_l3(s, d);
     }

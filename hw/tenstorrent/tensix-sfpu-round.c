@@ -86,7 +86,7 @@ void tensix_sfp_stoch_rnd(TTTensix *t, int thread, const TTSfpInsn *i)
     }
     TT_LANEWISE(sh, mod & 8 ? imm5 & 31 : b[l] & 31);
     if (!t->reference) {
-        tt_sfp_rnd(v, x, p, sh, mod & 7);
+        tt_sfp_rnd(t->vec, v, x, p, sh, mod & 7);
         tt_sfp_put(s, i->vd, v, en);
         return;
     }

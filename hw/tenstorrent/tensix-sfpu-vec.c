@@ -66,33 +66,33 @@ tt_sfp_rnd_avx512(uint32_t *d, const uint32_t *x, const uint32_t *p,
 #define TT_CPU_AVX512   (CPUINFO_AVX512F | CPUINFO_AVX512BW)
 #endif
 
-/* The widest vectors this host has: 16, 8 or 4 lanes */
-static unsigned tt_sfp_vl(void)
+/* The widest vector instructions this host has and QEMU was built for */
+unsigned tt_vec_host(void)
 {
 #ifdef CONFIG_AVX512BW_OPT
     if ((cpuinfo & TT_CPU_AVX512) == TT_CPU_AVX512) {
-        return 16;
+        return TT_VEC_AVX512;
     }
 #endif
 #ifdef CONFIG_AVX2_OPT
     if (cpuinfo & CPUINFO_AVX2) {
-        return 8;
+        return TT_VEC_AVX2;
     }
 #endif
-    return 4;
+    return TT_VEC_NONE;
 }
 
-void tt_sfp_fma(uint32_t *d, const uint32_t *x, const uint32_t *y,
-                const uint32_t *z)
+void tt_sfp_fma(unsigned vec, uint32_t *d, const uint32_t *x,
+                const uint32_t *y, const uint32_t *z)
 {
-    switch (tt_sfp_vl()) {
+    switch (vec) {
 #ifdef CONFIG_AVX512BW_OPT
-    case 16:
+    case TT_VEC_AVX512:
         tt_sfp_fma_avx512(d, x, y, z);
         return;
 #endif
 #ifdef CONFIG_AVX2_OPT
-    case 8:
+    case TT_VEC_AVX2:
         tt_sfp_fma_avx2(d, x, y, z);
         return;
 #endif
@@ -101,17 +101,17 @@ void tt_sfp_fma(uint32_t *d, const uint32_t *x, const uint32_t *y,
     }
 }
 
-void tt_sfp_rnd(uint32_t *d, const uint32_t *x, const uint32_t *p,
-                const uint32_t *sh, unsigned mod)
+void tt_sfp_rnd(unsigned vec, uint32_t *d, const uint32_t *x,
+                const uint32_t *p, const uint32_t *sh, unsigned mod)
 {
-    switch (tt_sfp_vl()) {
+    switch (vec) {
 #ifdef CONFIG_AVX512BW_OPT
-    case 16:
+    case TT_VEC_AVX512:
         tt_sfp_rnd_avx512(d, x, p, sh, mod);
         return;
 #endif
 #ifdef CONFIG_AVX2_OPT
-    case 8:
+    case TT_VEC_AVX2:
         tt_sfp_rnd_avx2(d, x, p, sh, mod);
         return;
 #endif

@@ -71,6 +71,39 @@ void tt_tensix_map(TTTensix *t, int role, MemoryRegion *root)
     memory_region_add_subregion(root, TT_TILE_MOP_CFG_BASE, &p->mopcfg);
 }
 
+/*
+ * Property "vector": the host vector instructions of the datapath, the
+ * widest the host has by default; a narrower set runs the same
+ * arithmetic, so tests can compare the paths on one host
+ */
+static bool tt_tensix_pick_vector(TTTensix *t, Error **errp)
+{
+    static const char *const names[] = {
+        [TT_VEC_NONE] = "none", [TT_VEC_AVX2] = "avx2",
+        [TT_VEC_AVX512] = "avx512",
+    };
+    unsigned host = tt_vec_host();
+
+    t->vec = host;
+    if (!t->vector || !strcmp(t->vector, "auto")) {
+        return true;
+    }
+    for (unsigned v = 0; v < ARRAY_SIZE(names); v++) {
+        if (!strcmp(t->vector, names[v])) {
+            if (v > host) {
+                error_setg(errp, "tt-tensix: vector=%s: this host (or this "
+                           "build) has %s at most", t->vector, names[host]);
+                return false;
+            }
+            t->vec = v;
+            return true;
+        }
+    }
+    error_setg(errp, "tt-tensix: vector=%s: expected auto, avx512, avx2 or "
+               "none", t->vector);
+    return false;
+}
+
 static void tt_tensix_realize(DeviceState *dev, Error **errp)
 {
     TTTensix *t = TT_TENSIX(dev);
@@ -82,6 +115,9 @@ static void tt_tensix_realize(DeviceState *dev, Error **errp)
     }
     if (!t->view) {
         error_setg(errp, "tt-tensix: link 'view' (the tile's view) not set");
+        return;
+    }
+    if (!tt_tensix_pick_vector(t, errp)) {
         return;
     }
     address_space_init(&t->view_as, t->view, "tensix-view");
@@ -575,6 +611,7 @@ static const Property tt_tensix_props[] = {
     DEFINE_PROP_UINT8("x", TTTensix, tile_x, 0),
     DEFINE_PROP_UINT8("y", TTTensix, tile_y, 0),
     DEFINE_PROP_BOOL("reference", TTTensix, reference, false),
+    DEFINE_PROP_STRING("vector", TTTensix, vector),
     DEFINE_PROP_LINK("l1", TTTensix, l1_mr, TYPE_MEMORY_REGION,
                      MemoryRegion *),
     DEFINE_PROP_LINK("view", TTTensix, view, TYPE_MEMORY_REGION,

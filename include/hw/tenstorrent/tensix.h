@@ -158,6 +158,9 @@ typedef struct TTTensixSfpWb {
     uint8_t reg, left;
 } TTTensixSfpWb;
 
+/* The host vector instructions the datapath runs on (property "vector") */
+enum { TT_VEC_NONE, TT_VEC_AVX2, TT_VEC_AVX512 };
+
 /* A prepared SrcA face of the MVMUL fast path (tensix-fpu.c) */
 #define TT_DOT_A_WAYS   4
 #define TT_DOT_A_BYTES  (3 * 16 * 64)   /* slices, exponents, signs */
@@ -242,6 +245,8 @@ struct TTTensix {
 
     QemuMutex lock;             /* the whole coprocessor: one per tile */
     bool reference;             /* plain datapath, for differential tests */
+    char *vector;               /* host vector unit: auto, avx512, avx2, none */
+    uint8_t vec;                /* ... as used: TT_VEC_* */
     TTTensixPort port[TT_CORES_PER_TILE];
     TTTensixThread th[TT_TENSIX_THREADS];
     uint8_t sem_val[TT_TENSIX_SEMS], sem_max[TT_TENSIX_SEMS];

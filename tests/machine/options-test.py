@@ -8,7 +8,8 @@ For each option the help lists, QEMU is started with a value that option
 cannot take (by its type, or one this machine has no use for) and must
 exit with an error, naming the option, before the machine runs; a few
 good values must be accepted (QEMU still running after a while), so that
-the test tells the two apart.  Prints TAP.
+the test tells the two apart.  The same for tt-tensix.vector and a small
+-accel tcg,tb-size.  Prints TAP.
 """
 import os
 import re
@@ -115,4 +116,26 @@ for opt in GOOD:
     rc, err = start(opt, extra, wait=3)
     ok(rc is None, "%s is accepted (%s)" % (opt, err.splitlines()[0]
                                              if err else "still running"))
+# the datapath's vector instructions (a device option), and a code buffer
+# too small for 700 vCPU threads' regions of two pages (QEMU asserted)
+flags = open("/proc/cpuinfo").read().split()
+for vec, have in (("bogus", False), ("avx512", "avx512bw" in flags),
+                  ("avx2", "avx2" in flags), ("none", True)):
+    rc, err = start("board=p150", ["-global", "tt-tensix.vector=" + vec],
+                    wait=3)
+    first = err.splitlines()[0] if err else "still running"
+    if have:
+        ok(rc is None, "tt-tensix.vector=%s is accepted (%s)" % (vec, first))
+    else:
+        ok(rc not in (None, 0) and "vector=" + vec in first,
+           "tt-tensix.vector=%s is refused naming it (exit %s: %s)" %
+           (vec, rc, first))
+rc, err = start("board=p150", ["-accel", "tcg,tb-size=4"])
+first = err.splitlines()[0] if err else ""
+ok(rc == 1 and "tb-size=4" in first and "at least 6" in first,
+   "-accel tcg,tb-size=4 is refused naming it and the least size (exit "
+   "%s: %s)" % (rc, first))
+rc, err = start("board=p150", ["-accel", "tcg,tb-size=6"], wait=3)
+ok(rc is None, "-accel tcg,tb-size=6 is accepted (%s)" %
+   (err.splitlines()[0] if err else "still running"))
 sys.exit(done())

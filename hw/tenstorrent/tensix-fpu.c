@@ -283,9 +283,6 @@ static void *tt_dot_a_cached(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
 }
 
 /* Eight lanes: any host; built again below for AVX2 */
-#ifdef CONFIG_AVX2_OPT
-#include <immintrin.h>
-#endif
 #define TT_VL 8
 #define TT_V(name) glue(name, 8)
 #define TT_VTARGET
@@ -306,13 +303,20 @@ static void tt_velw_generic(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
 }
 
 #ifdef CONFIG_AVX2_OPT
+#include <immintrin.h>
+#define TT_VL 8
+#define TT_V(name) glue(name, 8a)
+#define TT_VTARGET __attribute__((target("avx2")))
+#define TT_VAVX2
+#include "tensix-fpu-vec.c.inc"
+
 static void __attribute__((target("avx2")))
 tt_dot_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
             const uint32_t (*b)[TT_ROW_DATUMS], unsigned drow, unsigned n,
             bool bcast, const TTDotOp *op)
 {
     if (t->reference) {
-        tt_dot_body8(t, a, b, drow, n, bcast, op);
+        tt_dot_body8a(t, a, b, drow, n, bcast, op);
     } else {
         tt_dot_body_avx2(t, a, b, drow, n, bcast, op);
     }
@@ -324,7 +328,7 @@ tt_velw_avx2(TTTensix *t, const uint32_t (*a)[TT_ROW_DATUMS],
              const TTElwCfg *e)
 {
     if (t->reference) {
-        tt_velw_body8(t, a, b, drow, e, false);
+        tt_velw_body8a(t, a, b, drow, e, false);
     } else {
         tt_velw_body_avx2(t, a, b, drow, e);
     }
